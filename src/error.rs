@@ -1,0 +1,251 @@
+//! Typed errors and the one exit-code table (SPEC §6).
+//!
+//! Only this file knows exit numbers and the JSON `error.code` strings; every
+//! other module produces a variant and asks it for its [`ErrorCode`].
+
+use std::path::PathBuf;
+
+use crate::request::Tool;
+
+/// Exit status of a search that found something.
+pub const EXIT_RESULTS: u8 = 0;
+/// Exit status of a search that ran cleanly and found nothing.
+pub const EXIT_EMPTY: u8 = 1;
+
+/// The failure classes of SPEC §6, one per exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    InvalidArgument,
+    SearchInvalidPattern,
+    SearchFailed,
+    SearchRawOutputOverflow,
+    SearchAborted,
+}
+
+impl ErrorCode {
+    /// The JSON `error.code` string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidArgument => "INVALID_ARGUMENT",
+            Self::SearchInvalidPattern => "SEARCH_INVALID_PATTERN",
+            Self::SearchFailed => "SEARCH_FAILED",
+            Self::SearchRawOutputOverflow => "SEARCH_RAW_OUTPUT_OVERFLOW",
+            Self::SearchAborted => "SEARCH_ABORTED",
+        }
+    }
+
+    /// The process exit status.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Self::InvalidArgument => 2,
+            Self::SearchInvalidPattern => 3,
+            Self::SearchFailed => 4,
+            Self::SearchRawOutputOverflow => 5,
+            Self::SearchAborted => 6,
+        }
+    }
+
+    /// The JSON `error.name`: argument mistakes and search failures are
+    /// different kinds of error for a caller.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::InvalidArgument => "ArgumentError",
+            _ => "SearchError",
+        }
+    }
+}
+
+/// Every way one tool call can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Argument(#[from] ArgumentError),
+    #[error(transparent)]
+    Search(#[from] SearchError),
+}
+
+impl Error {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::Argument(_) => ErrorCode::InvalidArgument,
+            Self::Search(e) => e.code(),
+        }
+    }
+}
+
+/// A model mistake in the arguments of a call (SPEC §3). `field` names the
+/// argument so a front-end can point at it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ArgumentError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl ArgumentError {
+    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+/// A search that could not produce a trustworthy result.
+///
+/// `stderr` fields hold rg's standard error already trimmed and bounded by
+/// the runner, so messages stay a few KiB at most.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error(
+        "{tool} pattern rejected by ripgrep (exit {status}): {stderr}\n{}",
+        pattern_advice(*tool)
+    )]
+    PatternRejected {
+        tool: Tool,
+        status: i32,
+        stderr: String,
+    },
+    #[error(
+        "{tool} requires ripgrep (rg) on PATH, but `{rg}` could not be run (exit 127: {stderr}). Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable."
+    )]
+    RgNotFound {
+        tool: Tool,
+        rg: String,
+        stderr: String,
+    },
+    #[error(
+        "{tool} could not execute ripgrep `{rg}` (exit 126: {stderr}). Check that --rg / DSH_SEARCH_RG names an executable rg."
+    )]
+    RgNotExecutable {
+        tool: Tool,
+        rg: String,
+        stderr: String,
+    },
+    #[error(
+        "{tool} cannot run: the workdir {} {problem}. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.",
+        workdir.display()
+    )]
+    Workdir {
+        tool: Tool,
+        workdir: PathBuf,
+        problem: String,
+    },
+    #[error(
+        "{tool} cannot run: its command line ({bytes} bytes) is too long for the operating system. Use a shorter pattern, path, or include."
+    )]
+    CommandTooLong { tool: Tool, bytes: usize },
+    #[error(
+        "{tool} could not search the given path (ripgrep exit {status}: {stderr}). Check that the path exists relative to the workdir, or omit it to search the whole workdir."
+    )]
+    Target {
+        tool: Tool,
+        status: i32,
+        stderr: String,
+    },
+    #[error("{tool} could not start `sh`: {reason}")]
+    SpawnFailed { tool: Tool, reason: String },
+    #[error("{tool} failed: ripgrep was killed by signal {signal}{}", stderr_suffix(stderr))]
+    RgKilled {
+        tool: Tool,
+        signal: i32,
+        stderr: String,
+    },
+    #[error("{tool} failed: ripgrep exited with status {status}{}", stderr_suffix(stderr))]
+    RgFailed {
+        tool: Tool,
+        status: i32,
+        stderr: String,
+    },
+    #[error(
+        "{tool} failed: ripgrep's output could not be parsed ({detail}). Check that --rg names ripgrep 13 or newer."
+    )]
+    MalformedOutput { tool: Tool, detail: String },
+    #[error(
+        "{tool} output is over the {cap}-byte cap on raw ripgrep output; {}, or raise --raw-output-max-bytes.",
+        tool.narrow_advice()
+    )]
+    RawOutputOverflow { tool: Tool, cap: u64 },
+    #[error(
+        "{tool} timed out after {ms}ms; {} and retry, or raise --timeout-ms.",
+        tool.narrow_advice()
+    )]
+    TimedOut { tool: Tool, ms: u64 },
+    #[error("{tool} was interrupted by {signal}; the search was stopped.")]
+    Interrupted { tool: Tool, signal: &'static str },
+}
+
+impl SearchError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::PatternRejected { .. } => ErrorCode::SearchInvalidPattern,
+            Self::RgNotFound { .. }
+            | Self::RgNotExecutable { .. }
+            | Self::Workdir { .. }
+            | Self::Target { .. }
+            | Self::CommandTooLong { .. }
+            | Self::SpawnFailed { .. }
+            | Self::RgKilled { .. }
+            | Self::RgFailed { .. }
+            | Self::MalformedOutput { .. } => ErrorCode::SearchFailed,
+            Self::RawOutputOverflow { .. } => ErrorCode::SearchRawOutputOverflow,
+            Self::TimedOut { .. } | Self::Interrupted { .. } => ErrorCode::SearchAborted,
+        }
+    }
+}
+
+fn pattern_advice(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Glob => {
+            "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry."
+        }
+        Tool::Grep => {
+            "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally; the include glob must be valid too) and retry."
+        }
+    }
+}
+
+fn stderr_suffix(stderr: &str) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!(": {stderr}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SPEC §6, pinned: a change here is a change of the contract.
+    #[test]
+    fn exit_code_table() {
+        let table = [
+            (ErrorCode::InvalidArgument, 2, "INVALID_ARGUMENT", "ArgumentError"),
+            (ErrorCode::SearchInvalidPattern, 3, "SEARCH_INVALID_PATTERN", "SearchError"),
+            (ErrorCode::SearchFailed, 4, "SEARCH_FAILED", "SearchError"),
+            (ErrorCode::SearchRawOutputOverflow, 5, "SEARCH_RAW_OUTPUT_OVERFLOW", "SearchError"),
+            (ErrorCode::SearchAborted, 6, "SEARCH_ABORTED", "SearchError"),
+        ];
+        for (code, exit, name, kind) in table {
+            assert_eq!(code.exit_code(), exit);
+            assert_eq!(code.as_str(), name);
+            assert_eq!(code.name(), kind);
+        }
+        assert_eq!((EXIT_RESULTS, EXIT_EMPTY), (0, 1));
+    }
+
+    #[test]
+    fn messages_name_the_option_that_raises_a_limit() {
+        let timeout = SearchError::TimedOut { tool: Tool::Grep, ms: 30000 }.to_string();
+        assert_eq!(
+            timeout,
+            "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
+        );
+        let overflow = SearchError::RawOutputOverflow { tool: Tool::Glob, cap: 20_000_000 }.to_string();
+        assert_eq!(
+            overflow,
+            "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes."
+        );
+    }
+}

@@ -1,0 +1,3 @@
+//! Pure renderers: a report or an error in, the bytes for stdout out.
+
+pub mod text;

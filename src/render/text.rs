@@ -1,0 +1,218 @@
+//! The model-facing text of SPEC §4, without the final newline (the
+//! front-end prints that). The spill content is built here too, so the
+//! saved result and the inline page can never format a match differently.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use crate::error::Error;
+use crate::search::report::{FileMatches, Items, LineMatch, Report, Spill};
+
+/// The text of a successful search.
+pub fn report(r: &Report) -> String {
+    let mut out = match &r.items {
+        Items::Glob(_) if r.is_empty() => "No files found".to_owned(),
+        Items::Grep(_) if r.is_empty() && r.nothing_searched => "No matches found (no file was searched: the include filter or ignore rules excluded every file)".to_owned(),
+        Items::Grep(_) if r.is_empty() => "No matches found".to_owned(),
+        Items::Glob(_) => paths(r.glob_page()),
+        Items::Grep(_) => {
+            let header = if r.truncated() {
+                format!("Found {} of {} matches", r.shown, r.total)
+            } else {
+                found(r.total)
+            };
+            format!("{header}\n\n{}", groups(&r.grep_page()))
+        }
+    };
+    if r.truncated() {
+        out.push_str("\n\n");
+        out.push_str(&cap_footer(r));
+    }
+    if let Some(p) = &r.partial {
+        let noun = if p.paths == 1 { "path" } else { "paths" };
+        let _ = write!(
+            out,
+            "\n\n({} {noun} could not be searched; first error: {})",
+            p.paths, p.first_error
+        );
+    }
+    out
+}
+
+/// The text of a failed call.
+pub fn error(e: &Error) -> String {
+    format!("Error: {e}")
+}
+
+/// The complete result a capped search saves (SPEC §5): every path, or the
+/// full `Found M matches` listing with the same previews as inline.
+pub fn complete(r: &Report) -> String {
+    match &r.items {
+        Items::Glob(all) => paths(all),
+        Items::Grep(files) => {
+            let all: Vec<(&str, &[LineMatch])> = files
+                .iter()
+                .map(|f: &FileMatches| (f.path.as_str(), f.matches.as_slice()))
+                .collect();
+            format!("{}\n\n{}", found(r.total), groups(&all))
+        }
+    }
+}
+
+fn found(n: usize) -> String {
+    if n == 1 {
+        "Found 1 match".to_owned()
+    } else {
+        format!("Found {n} matches")
+    }
+}
+
+fn paths(list: &[String]) -> String {
+    let mut out = String::new();
+    for (i, p) in list.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&escape_path(p));
+    }
+    out
+}
+
+fn groups(page: &[(&str, &[LineMatch])]) -> String {
+    let mut out = String::new();
+    for (i, (path, matches)) in page.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n");
+        }
+        out.push_str(&escape_path(path));
+        for m in *matches {
+            let _ = write!(out, "\nLine {}: {}", m.line_number, m.preview);
+        }
+    }
+    out
+}
+
+fn cap_footer(r: &Report) -> String {
+    let showing = match r.items {
+        Items::Glob(_) => format!("Showing {} of {} paths. ", r.shown, r.total),
+        Items::Grep(_) => String::new(),
+    };
+    match (&r.spill, &r.items) {
+        (Spill::Saved { locator, hint, .. }, Items::Glob(_)) => format!(
+            "({showing}Full sorted result stored at: {}. {hint})",
+            escape_path(&locator.to_string_lossy())
+        ),
+        (Spill::Saved { locator, hint, .. }, Items::Grep(_)) => format!(
+            "(Full grep result stored at: {}. {hint})",
+            escape_path(&locator.to_string_lossy())
+        ),
+        (_, _) => format!(
+            "({showing}The complete result could not be saved; {} to see more.)",
+            r.tool.narrow_advice()
+        ),
+    }
+}
+
+/// A path as one safe line: control characters (newline, tab, ESC, C1, …)
+/// shown escaped, so a hostile name can neither split a result nor drive a
+/// terminal (SPEC §4). JSON carries paths unescaped.
+pub fn escape_path(path: &str) -> Cow<'_, str> {
+    if !path.chars().any(char::is_control) {
+        return Cow::Borrowed(path);
+    }
+    let mut out = String::with_capacity(path.len() + 8);
+    for c in path.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() && (c as u32) < 0x80 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::Tool;
+    use crate::search::report::Partial;
+
+    fn m(n: u64, p: &str) -> LineMatch {
+        LineMatch {
+            line_number: n,
+            preview: p.into(),
+            line_truncated: false,
+        }
+    }
+
+    fn grep_report(shown: usize) -> Report {
+        let files = vec![
+            FileMatches { path: "a.rs".into(), matches: vec![m(1, "x"), m(4, "y")] },
+            FileMatches { path: "b.rs".into(), matches: vec![m(2, "z")] },
+        ];
+        Report {
+            tool: Tool::Grep,
+            items: Items::Grep(files),
+            total: 3,
+            shown,
+            nothing_searched: false,
+            partial: None,
+            spill: Spill::NotNeeded,
+        }
+    }
+
+    #[test]
+    fn grep_forms() {
+        assert_eq!(report(&grep_report(3)), "Found 3 matches\n\na.rs\nLine 1: x\nLine 4: y\n\nb.rs\nLine 2: z");
+        let mut capped = grep_report(1);
+        capped.spill = Spill::NotSaved { reason: "none".into() };
+        assert_eq!(
+            report(&capped),
+            "Found 1 of 3 matches\n\na.rs\nLine 1: x\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)"
+        );
+        capped.spill = Spill::Saved { locator: "/s/abc-grep-results.txt".into(), hint: "Hint.".into(), reused: false };
+        capped.partial = Some(Partial { paths: 1, first_error: "rg: x: denied".into() });
+        assert_eq!(
+            report(&capped),
+            "Found 1 of 3 matches\n\na.rs\nLine 1: x\n\n(Full grep result stored at: /s/abc-grep-results.txt. Hint.)\n\n(1 path could not be searched; first error: rg: x: denied)"
+        );
+        assert_eq!(complete(&capped), "Found 3 matches\n\na.rs\nLine 1: x\nLine 4: y\n\nb.rs\nLine 2: z");
+    }
+
+    #[test]
+    fn glob_forms() {
+        let mut r = Report {
+            tool: Tool::Glob,
+            items: Items::Glob(vec!["a".into(), "b\nc".into(), "d".into()]),
+            total: 3,
+            shown: 2,
+            nothing_searched: false,
+            partial: None,
+            spill: Spill::NotSaved { reason: "none".into() },
+        };
+        assert_eq!(
+            report(&r),
+            "a\nb\\nc\n\n(Showing 2 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)"
+        );
+        r.spill = Spill::Saved { locator: "/s/x-glob-results.txt".into(), hint: "H.".into(), reused: true };
+        assert_eq!(report(&r), "a\nb\\nc\n\n(Showing 2 of 3 paths. Full sorted result stored at: /s/x-glob-results.txt. H.)");
+        assert_eq!(complete(&r), "a\nb\\nc\nd");
+        r.items = Items::Glob(vec![]);
+        r.total = 0;
+        r.shown = 0;
+        assert_eq!(report(&r), "No files found");
+    }
+
+    #[test]
+    fn escapes_control_characters() {
+        assert_eq!(escape_path("a\tb\x1b[31m\u{9b}\u{7f}"), "a\\tb\\x1b[31m\\u{9b}\\x7f");
+        assert!(matches!(escape_path("plain é"), Cow::Borrowed(_)));
+    }
+}

@@ -1,0 +1,237 @@
+//! Validated tool requests and the argument rules of SPEC §3.
+//!
+//! Every front-end (argv, `call`, MCP) builds a [`Request`] here, so a model
+//! mistake is caught the same way however the call arrived. Nothing in this
+//! file knows about clap, rg or processes.
+
+use std::fmt;
+
+use crate::error::ArgumentError;
+
+/// The two model-facing tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Glob,
+    Grep,
+}
+
+impl Tool {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Glob => "glob",
+            Self::Grep => "grep",
+        }
+    }
+
+    /// What a model can do to get a smaller result from this tool.
+    pub fn narrow_advice(self) -> &'static str {
+        match self {
+            Self::Glob => "narrow pattern or path",
+            Self::Grep => "narrow pattern, path, or include",
+        }
+    }
+}
+
+impl fmt::Display for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One validated tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    Glob(GlobRequest),
+    Grep(GrepRequest),
+}
+
+impl Request {
+    pub fn tool(&self) -> Tool {
+        match self {
+            Self::Glob(_) => Tool::Glob,
+            Self::Grep(_) => Tool::Grep,
+        }
+    }
+}
+
+/// `glob PATTERN [PATH]`: files whose paths match a glob.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GlobRequest {
+    pub pattern: String,
+    pub path: Option<String>,
+}
+
+/// `grep PATTERN [PATH] [--include GLOB]`: lines matching a regex.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrepRequest {
+    pub pattern: String,
+    pub path: Option<String>,
+    pub include: Option<String>,
+}
+
+impl GlobRequest {
+    pub fn new(pattern: String, path: Option<String>) -> Result<Self, ArgumentError> {
+        no_nul("pattern", &pattern)?;
+        if pattern.trim().is_empty() {
+            return Err(ArgumentError::new(
+                "pattern",
+                "glob pattern must not be blank; pass a glob such as **/*.rs",
+            ));
+        }
+        // SPEC §3: rg reads a leading `!` as "everything except".
+        if pattern.starts_with('!') {
+            return Err(ArgumentError::new(
+                "pattern",
+                "glob pattern must not start with '!': negated globs are not supported; pass the files you want, such as **/*.rs",
+            ));
+        }
+        check_path(path.as_deref())?;
+        Ok(Self { pattern, path })
+    }
+}
+
+impl GrepRequest {
+    pub fn new(
+        pattern: String,
+        path: Option<String>,
+        include: Option<String>,
+    ) -> Result<Self, ArgumentError> {
+        no_nul("pattern", &pattern)?;
+        if pattern.is_empty() {
+            return Err(ArgumentError::new(
+                "pattern",
+                "grep pattern must not be empty; pass a ripgrep regex such as fn main",
+            ));
+        }
+        check_path(path.as_deref())?;
+        if let Some(include) = include.as_deref() {
+            check_include(include)?;
+        }
+        Ok(Self {
+            pattern,
+            path,
+            include,
+        })
+    }
+}
+
+fn no_nul(field: &'static str, value: &str) -> Result<(), ArgumentError> {
+    if value.contains('\0') {
+        return Err(ArgumentError::new(
+            field,
+            format!("{field} must not contain a NUL byte"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_path(path: Option<&str>) -> Result<(), ArgumentError> {
+    let Some(path) = path else { return Ok(()) };
+    no_nul("path", path)?;
+    if path.trim().is_empty() {
+        return Err(ArgumentError::new(
+            "path",
+            "path must not be blank; omit it to search the workdir",
+        ));
+    }
+    Ok(())
+}
+
+fn check_include(include: &str) -> Result<(), ArgumentError> {
+    no_nul("include", include)?;
+    if include.trim().is_empty() {
+        return Err(ArgumentError::new(
+            "include",
+            "include must not be blank; omit it to search every file, or pass one glob such as *.rs",
+        ));
+    }
+    if include.starts_with('!') {
+        return Err(ArgumentError::new(
+            "include",
+            "include must be one positive glob and must not start with '!'; to skip files, narrow path or the include glob instead",
+        ));
+    }
+    if has_top_level_comma(include) {
+        return Err(ArgumentError::new(
+            "include",
+            "include must be ONE glob, not a comma-separated list; use brace alternation such as *.{ts,tsx}",
+        ));
+    }
+    Ok(())
+}
+
+/// True when `glob` has a `,` outside every `{…}` group. Backslash escapes
+/// the next character, as in ripgrep's globs; an unbalanced `}` is ignored.
+pub(crate) fn has_top_level_comma(glob: &str) -> bool {
+    let mut depth = 0usize;
+    let mut chars = glob.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glob(pattern: &str, path: Option<&str>) -> Result<GlobRequest, ArgumentError> {
+        GlobRequest::new(pattern.into(), path.map(Into::into))
+    }
+
+    fn grep(pattern: &str, include: Option<&str>) -> Result<GrepRequest, ArgumentError> {
+        GrepRequest::new(pattern.into(), None, include.map(Into::into))
+    }
+
+    #[test]
+    fn glob_rules() {
+        assert!(glob("**/*.rs", None).is_ok());
+        assert!(glob("-dash*", Some("-dir")).is_ok());
+        assert_eq!(glob("  ", None).unwrap_err().field, "pattern");
+        assert_eq!(glob("", None).unwrap_err().field, "pattern");
+        assert_eq!(glob("!*.rs", None).unwrap_err().field, "pattern");
+        assert_eq!(glob("a\0b", None).unwrap_err().field, "pattern");
+        assert_eq!(glob("*", Some(" ")).unwrap_err().field, "path");
+        assert_eq!(glob("*", Some("a\0")).unwrap_err().field, "path");
+    }
+
+    #[test]
+    fn grep_rules() {
+        assert!(grep(" ", None).is_ok(), "a space is a valid regex");
+        assert_eq!(grep("", None).unwrap_err().field, "pattern");
+        assert!(grep("x", Some("*.{ts,tsx}")).is_ok());
+        assert!(grep("x", Some(r"a\,b")).is_ok());
+        assert_eq!(grep("x", Some("*.ts,*.js")).unwrap_err().field, "include");
+        assert_eq!(grep("x", Some("{a,b},c")).unwrap_err().field, "include");
+        assert_eq!(grep("x", Some("!*.ts")).unwrap_err().field, "include");
+        assert_eq!(grep("x", Some(" ")).unwrap_err().field, "include");
+        assert_eq!(grep("x", Some("a\0")).unwrap_err().field, "include");
+    }
+
+    proptest::proptest! {
+        /// The comma rule agrees with a plain brace-depth reference on inputs
+        /// without escapes.
+        #[test]
+        fn comma_rule_matches_reference(s in "[a-z{},*.]{0,12}") {
+            let mut depth = 0i32;
+            let mut expected = false;
+            for c in s.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth = (depth - 1).max(0),
+                    ',' if depth == 0 => { expected = true; break; }
+                    _ => {}
+                }
+            }
+            proptest::prop_assert_eq!(has_top_level_comma(&s), expected);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The exact rg command lines of SPEC §2, assembled into the one `sh -c`
+//! string. Pure: builds text, runs nothing.
+
+use super::quote::{NulByte, quote};
+
+/// VCS metadata directories glob never lists, even under `--no-ignore --hidden`.
+pub const VCS_DIRS: [&str; 6] = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
+
+/// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS excludes.
+pub fn glob_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String, NulByte> {
+    let mut words = vec![
+        quote(rg)?,
+        "--no-config".to_owned(),
+        "--files".to_owned(),
+        "--null".to_owned(),
+        format!("--glob={}", quote(pattern)?),
+        "--no-ignore".to_owned(),
+        "--hidden".to_owned(),
+    ];
+    for dir in VCS_DIRS {
+        words.push(format!("--glob={}", quote(&format!("!**/{dir}"))?));
+        words.push(format!("--glob={}", quote(&format!("!**/{dir}/**"))?));
+    }
+    push_path(&mut words, path)?;
+    Ok(words.join(" "))
+}
+
+/// `rg --json --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`].
+pub fn grep_script(
+    rg: &str,
+    pattern: &str,
+    include: Option<&str>,
+    path: Option<&str>,
+) -> Result<String, NulByte> {
+    let mut words = vec![
+        quote(rg)?,
+        "--no-config".to_owned(),
+        "--json".to_owned(),
+        format!("--regexp={}", quote(pattern)?),
+    ];
+    if let Some(include) = include {
+        words.push(format!("--glob={}", quote(include)?));
+    }
+    push_path(&mut words, path)?;
+    Ok(words.join(" "))
+}
+
+fn push_path(words: &mut Vec<String>, path: Option<&str>) -> Result<(), NulByte> {
+    if let Some(path) = path {
+        words.push("--".to_owned());
+        words.push(quote(path)?);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_line() {
+        assert_eq!(
+            glob_script("rg", "**/*.rs", Some("-src")).unwrap(),
+            "'rg' --no-config --files --null --glob='**/*.rs' --no-ignore --hidden \
+             --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
+             --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
+             --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' -- '-src'"
+        );
+    }
+
+    #[test]
+    fn grep_line() {
+        assert_eq!(
+            grep_script("/opt/rg", "-e it's", Some("*.{ts,tsx}"), None).unwrap(),
+            r"'/opt/rg' --no-config --json --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
+        );
+        assert_eq!(
+            grep_script("rg", "x", None, Some("a b")).unwrap(),
+            "'rg' --no-config --json --regexp='x' -- 'a b'"
+        );
+        assert_eq!(grep_script("rg", "x\0", None, None), Err(NulByte));
+    }
+}

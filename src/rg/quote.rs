@@ -1,0 +1,96 @@
+//! The one shell-quoting function. Every model-controlled value that reaches
+//! `sh -c` (pattern, path, include, the rg path) passes through [`quote`].
+//!
+//! The form is POSIX single quoting, always: `'` … `'`, with each `'` inside
+//! written as `'\''`. Inside single quotes no character is special to `sh`,
+//! so no value can expand, substitute or end the word early. Quoting every
+//! value (rather than only "when necessary") keeps one rule with no
+//! exceptions: reserved words, `=` in command position and `~` never need a
+//! second thought.
+
+/// A value that cannot cross `sh -c`: C strings end at NUL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a NUL byte cannot be passed to the shell")]
+pub struct NulByte;
+
+/// Quote `value` as one POSIX shell word.
+pub fn quote(value: &str) -> Result<String, NulByte> {
+    if value.contains('\0') {
+        return Err(NulByte);
+    }
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('\'');
+    for c in value.chars() {
+        if c == '\'' {
+            out.push_str(r"'\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    #[test]
+    fn forms() {
+        assert_eq!(quote("").unwrap(), "''");
+        assert_eq!(quote("abc").unwrap(), "'abc'");
+        assert_eq!(quote("it's").unwrap(), r"'it'\''s'");
+        assert_eq!(quote("$(rm -rf /)").unwrap(), "'$(rm -rf /)'");
+        assert_eq!(quote("a\0b"), Err(NulByte));
+    }
+
+    /// Runs `sh -c 'printf %s <quoted>'` and returns what the shell passed on.
+    fn through_sh(value: &str) -> Vec<u8> {
+        let script = format!("printf %s {}", quote(value).unwrap());
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .env_clear()
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "sh failed for {value:?}");
+        out.stdout
+    }
+
+    #[test]
+    fn hostile_strings_round_trip() {
+        for s in [
+            "-e", "--files", "a b", "'", "''", "\"", "\\", "`id`", "$(id)", "${HOME}", "$HOME",
+            "a\nb", "*", "~", "!x", "a=b", "if", "; touch pwned", "ünï €", "\t", "%s",
+        ] {
+            assert_eq!(through_sh(s), s.as_bytes(), "value {s:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any NUL-free string comes out of a real `sh -c` byte for byte, and
+        /// agrees with shlex's parser as an independent oracle.
+        #[test]
+        fn round_trips_through_sh(s in "[^\u{0}]{0,40}") {
+            proptest::prop_assert_eq!(through_sh(&s), s.as_bytes().to_vec());
+            let quoted = quote(&s).unwrap();
+            proptest::prop_assert_eq!(shlex::split(&quoted), Some(vec![s.clone()]));
+        }
+
+        /// No quoted string executes anything: a marker file that a command
+        /// substitution would create never appears.
+        #[test]
+        fn never_executes(prefix in "[ -~]{0,8}", suffix in "[ -~]{0,8}") {
+            let dir = tempfile::tempdir().unwrap();
+            let marker = dir.path().join("pwned");
+            let payload = format!("{prefix}$(touch {m})`touch {m}`'; touch {m}; '{suffix}", m = marker.display());
+            let script = format!("printf %s {} >/dev/null", quote(&payload).unwrap());
+            let status = Command::new("sh").arg("-c").arg(script).status().unwrap();
+            proptest::prop_assert!(status.success());
+            proptest::prop_assert!(!marker.exists());
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! The only code that starts a process.
+//!
+//! `sh -c SCRIPT` runs in the workdir, in a process group of its own, with
+//! stdin from /dev/null and `RIPGREP_CONFIG_PATH` removed. stdout and stderr
+//! are drained on their own threads while the main thread waits, so a chatty
+//! rg can never block on a full pipe. stdout is counted as it arrives and
+//! handed to a [`Sink`] (so parsing overlaps rg's search); at the byte cap,
+//! at the deadline, or when dsh-search is signalled, the whole group (sh, rg
+//! and anything they started) is killed at once, then reaped.
+//!
+//! What the run *means* (exit 2 with results, a pattern error) is the search
+//! layer's call: this module reports facts only.
+
+use std::io::{self, Read};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use wait_timeout::ChildExt;
+
+use crate::signals;
+
+/// How often the waiting thread looks for a pending signal. Pipe events wake
+/// it at once; this only bounds how long a Ctrl-C waits to be noticed.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+/// Bytes of rg's stderr kept from its start (where rg puts pattern errors).
+const STDERR_HEAD: usize = 6 * 1024;
+/// Bytes of rg's stderr kept from its end.
+const STDERR_TAIL: usize = 2 * 1024;
+const READ_CHUNK: usize = 64 * 1024;
+
+/// Receives rg's stdout, in order, as it arrives, never past the byte cap.
+pub trait Sink: Send {
+    fn chunk(&mut self, bytes: &[u8]);
+    /// Called once after the last chunk when stdout ended normally.
+    fn finish(&mut self) {}
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Spec<'a> {
+    pub script: &'a str,
+    pub workdir: &'a Path,
+    pub timeout: Duration,
+    /// rg stdout bytes the sink may receive; one more byte is an overflow.
+    pub stdout_cap: u64,
+}
+
+/// How the run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// `sh` exited by itself (the status may carry a signal).
+    Exited(ExitStatus),
+    /// stdout went over the cap; the group was killed.
+    Overflow,
+    /// The deadline passed; the group was killed.
+    TimedOut,
+    /// dsh-search got this signal; the group was killed.
+    Interrupted(i32),
+}
+
+/// The facts of one run.
+#[derive(Debug, Clone)]
+pub struct RawRun {
+    pub end: End,
+    /// stdout bytes received (at most the cap + one read's worth).
+    pub stdout_bytes: u64,
+    pub stderr: Stderr,
+    pub elapsed: Duration,
+}
+
+/// rg's stderr, bounded: its first and last few KiB and how much lay between.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stderr {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    /// Bytes dropped between `head` and `tail`.
+    omitted: u64,
+    /// Non-blank lines seen in the whole stream.
+    pub lines: u64,
+    line_has_text: bool,
+}
+
+impl Stderr {
+    fn push(&mut self, mut bytes: &[u8]) {
+        for &b in bytes {
+            if b == b'\n' {
+                if self.line_has_text {
+                    self.lines += 1;
+                }
+                self.line_has_text = false;
+            } else if !b.is_ascii_whitespace() {
+                self.line_has_text = true;
+            }
+        }
+        let room = STDERR_HEAD.saturating_sub(self.head.len());
+        let (to_head, rest) = bytes.split_at(room.min(bytes.len()));
+        self.head.extend_from_slice(to_head);
+        bytes = rest;
+        self.tail.extend_from_slice(bytes);
+        if self.tail.len() > STDERR_TAIL {
+            let drop = self.tail.len() - STDERR_TAIL;
+            self.tail.drain(..drop);
+            self.omitted += drop as u64;
+        }
+    }
+
+    fn close(&mut self) {
+        if self.line_has_text {
+            self.lines += 1;
+            self.line_has_text = false;
+        }
+    }
+
+    /// The kept text, trimmed, lossily decoded, with the cut marked.
+    pub fn excerpt(&self) -> String {
+        let head = String::from_utf8_lossy(&self.head);
+        if self.omitted == 0 {
+            let tail = String::from_utf8_lossy(&self.tail);
+            return format!("{head}{tail}").trim().to_owned();
+        }
+        let tail = String::from_utf8_lossy(&self.tail);
+        format!(
+            "{} […{} bytes of stderr omitted…] {}",
+            head.trim_end(),
+            self.omitted,
+            tail.trim_start()
+        )
+        .trim()
+        .to_owned()
+    }
+
+    /// The first non-blank line, trimmed.
+    pub fn first_line(&self) -> String {
+        String::from_utf8_lossy(&self.head)
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// Whether the kept text contains `needle` (rg's messages are ASCII).
+    pub fn contains(&self, needle: &str) -> bool {
+        let n = needle.as_bytes();
+        [&self.head, &self.tail]
+            .iter()
+            .any(|part| part.windows(n.len()).any(|w| w == n))
+    }
+}
+
+enum Event {
+    StdoutEof,
+    StderrEof,
+    Overflow,
+}
+
+/// Run `spec.script` to completion or to the first limit it hits. `Err` only
+/// when `sh` itself could not be started.
+pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
+    let started = Instant::now();
+    if let Some(signal) = signals::pending() {
+        return Ok(RawRun {
+            end: End::Interrupted(signal),
+            stdout_bytes: 0,
+            stderr: Stderr::default(),
+            elapsed: started.elapsed(),
+        });
+    }
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(spec.script)
+        .current_dir(spec.workdir)
+        // SPEC §2: with no path and a piped stdin rg would search stdin.
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("RIPGREP_CONFIG_PATH")
+        .process_group(0)
+        .spawn()?;
+    let (Some(mut stdout), Some(mut stderr_pipe)) = (child.stdout.take(), child.stderr.take())
+    else {
+        kill_group(&child);
+        let _ = child.wait();
+        return Err(io::Error::other("the child's pipes were not created"));
+    };
+    let deadline = started + spec.timeout;
+    let cap = spec.stdout_cap;
+
+    let (tx, rx) = mpsc::channel::<Event>();
+    let (end, stdout_bytes, stderr) = std::thread::scope(|scope| {
+        let out_tx = tx.clone();
+        let out = scope.spawn(move || {
+            let mut buf = vec![0u8; READ_CHUNK];
+            let mut total = 0u64;
+            loop {
+                match stdout.read(&mut buf) {
+                    Ok(0) => {
+                        sink.finish();
+                        let _ = out_tx.send(Event::StdoutEof);
+                        break;
+                    }
+                    Ok(n) => {
+                        total += n as u64;
+                        if total > cap {
+                            let _ = out_tx.send(Event::Overflow);
+                            break;
+                        }
+                        sink.chunk(&buf[..n]);
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => {
+                        let _ = out_tx.send(Event::StdoutEof);
+                        break;
+                    }
+                }
+            }
+            total
+        });
+        let err_tx = tx;
+        let err = scope.spawn(move || {
+            let mut kept = Stderr::default();
+            let mut buf = vec![0u8; 8 * 1024];
+            loop {
+                match stderr_pipe.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => kept.push(&buf[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            kept.close();
+            let _ = err_tx.send(Event::StderrEof);
+            kept
+        });
+
+        let end = wait(&mut child, &rx, deadline);
+        // Readers finish once every writer in the group is gone; after a
+        // kill that is at once.
+        let stdout_bytes = out.join().unwrap_or(0);
+        let stderr = err.join().unwrap_or_default();
+        (end, stdout_bytes, stderr)
+    });
+    Ok(RawRun {
+        end,
+        stdout_bytes,
+        stderr,
+        elapsed: started.elapsed(),
+    })
+}
+
+fn wait(child: &mut Child, rx: &mpsc::Receiver<Event>, deadline: Instant) -> End {
+    let mut open_pipes = 2;
+    let stop = loop {
+        if let Some(signal) = signals::pending() {
+            break End::Interrupted(signal);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            break End::TimedOut;
+        }
+        match rx.recv_timeout((deadline - now).min(SIGNAL_POLL)) {
+            Ok(Event::StdoutEof | Event::StderrEof) => {
+                open_pipes -= 1;
+                if open_pipes == 0 {
+                    return reap(child, deadline);
+                }
+            }
+            Ok(Event::Overflow) => break End::Overflow,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return reap(child, deadline),
+        }
+    };
+    kill_group(child);
+    let _ = child.wait();
+    stop
+}
+
+/// Both pipes are closed: `sh` is exiting. Wait for it within the budget.
+fn reap(child: &mut Child, deadline: Instant) -> End {
+    let budget = deadline.saturating_duration_since(Instant::now());
+    let end = match child.wait_timeout(budget) {
+        Ok(Some(status)) => End::Exited(status),
+        Ok(None) => {
+            kill_group(child);
+            let _ = child.wait();
+            return End::TimedOut;
+        }
+        Err(_) => {
+            kill_group(child);
+            End::Exited(child.wait().unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)))
+        }
+    };
+    // Anything rg or sh left running in the background (with its pipes
+    // closed) dies with the group. The group id stays reserved while any
+    // member lives, so this cannot reach a stranger.
+    kill_group(child);
+    end
+}
+
+fn kill_group(child: &Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // ESRCH (group already gone) is the normal case after a clean exit.
+        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_keeps_head_and_tail_and_counts_lines() {
+        let mut s = Stderr::default();
+        s.push(b"rg: a: Permission denied\n\n");
+        for _ in 0..2000 {
+            s.push(b"rg: b: Permission denied\n");
+        }
+        s.push(b"last line without newline");
+        s.close();
+        assert_eq!(s.lines, 2002);
+        assert_eq!(s.first_line(), "rg: a: Permission denied");
+        let excerpt = s.excerpt();
+        assert!(excerpt.contains("bytes of stderr omitted"));
+        assert!(excerpt.ends_with("last line without newline"));
+        assert!(excerpt.len() < STDERR_HEAD + STDERR_TAIL + 100);
+    }
+}

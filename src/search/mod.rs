@@ -1,0 +1,285 @@
+//! One search, start to finish: build the rg command line, run it, classify
+//! how rg ended (SPEC §6, with the partial-search rule of §4), and turn its
+//! output into a [`Report`]. Knows nothing of text or JSON layout.
+
+pub mod glob;
+pub mod grep;
+pub mod paths;
+pub mod preview;
+pub mod report;
+
+use std::io;
+use std::os::unix::process::ExitStatusExt;
+
+use crate::error::SearchError;
+use crate::request::{Request, Tool};
+use crate::rg::command;
+use crate::rg::run::{self, End, RawRun, Sink, Spec};
+use crate::settings::Settings;
+use crate::signals;
+use glob::GlobSink;
+use grep::GrepSink;
+use paths::Workdir;
+use report::{Items, Partial, Report, Spill};
+
+/// E2BIG: the argument list is too long for `execve`.
+const E2BIG: i32 = 7;
+
+/// What one search did: its result, and the facts `--explain` reports.
+#[derive(Debug)]
+pub struct Outcome {
+    pub result: Result<Report, SearchError>,
+    /// The exact `sh -c` string (empty if it could not be built).
+    pub script: String,
+    /// How rg ran, when it was started.
+    pub raw: Option<RawRun>,
+}
+
+/// Run `request` under `settings`.
+pub fn run(request: &Request, settings: &Settings) -> Outcome {
+    let tool = request.tool();
+    let script = match request {
+        Request::Glob(r) => command::glob_script(&settings.rg, &r.pattern, r.path.as_deref()),
+        Request::Grep(r) => command::grep_script(
+            &settings.rg,
+            &r.pattern,
+            r.include.as_deref(),
+            r.path.as_deref(),
+        ),
+    };
+    // Requests reject NUL already; the rg path comes from the operator.
+    let Ok(script) = script else {
+        return Outcome {
+            result: Err(SearchError::SpawnFailed {
+                tool,
+                reason: "the rg path holds a NUL byte".to_owned(),
+            }),
+            script: String::new(),
+            raw: None,
+        };
+    };
+    if let Err(e) = check_workdir(tool, settings) {
+        return Outcome {
+            result: Err(e),
+            script,
+            raw: None,
+        };
+    }
+    let workdir = Workdir::new(&settings.workdir);
+    let spec = Spec {
+        script: &script,
+        workdir: &settings.workdir,
+        timeout: settings.timeout(),
+        stdout_cap: settings.limits.raw_output_max_bytes,
+    };
+    let (raw, result) = match request {
+        Request::Glob(_) => {
+            let mut sink = GlobSink::default();
+            match execute(tool, &spec, &mut sink) {
+                Err(e) => (None, Err(e)),
+                Ok(raw) => {
+                    let paths = glob::ordered_paths(&sink.bytes, &workdir, settings.glob_sort);
+                    let verdict = classify(tool, settings, &raw, !paths.is_empty(), None);
+                    let items = paths
+                        .iter()
+                        .map(|p| String::from_utf8_lossy(p).into_owned())
+                        .collect();
+                    (Some(raw), verdict.map(|v| report(tool, Items::Glob(items), v, settings)))
+                }
+            }
+        }
+        Request::Grep(_) => {
+            let mut sink = GrepSink::new(&workdir, settings.limits.grep_max_line_bytes);
+            match execute(tool, &spec, &mut sink) {
+                Err(e) => (None, Err(e)),
+                Ok(raw) => {
+                    let malformed = sink.error().map(str::to_owned);
+                    let verdict =
+                        classify(tool, settings, &raw, sink.has_matches(), malformed.as_deref());
+                    let items = Items::Grep(sink.into_files());
+                    (Some(raw), verdict.map(|v| report(tool, items, v, settings)))
+                }
+            }
+        }
+    };
+    Outcome {
+        result,
+        script,
+        raw,
+    }
+}
+
+fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
+    let problem = match std::fs::metadata(&settings.workdir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => "is not a directory".to_owned(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => "does not exist".to_owned(),
+        Err(e) => format!("cannot be read ({e})"),
+    };
+    Err(SearchError::Workdir {
+        tool,
+        workdir: settings.workdir.clone(),
+        problem,
+    })
+}
+
+fn execute<S: Sink>(tool: Tool, spec: &Spec<'_>, sink: &mut S) -> Result<RawRun, SearchError> {
+    run::run(spec, sink).map_err(|e| {
+        if e.raw_os_error() == Some(E2BIG) {
+            SearchError::CommandTooLong {
+                tool,
+                bytes: spec.script.len(),
+            }
+        } else {
+            SearchError::SpawnFailed {
+                tool,
+                reason: e.to_string(),
+            }
+        }
+    })
+}
+
+/// How a run that produced output should be reported.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    Complete,
+    NothingSearched,
+    Partial(Partial),
+}
+
+/// rg's stderr when a pattern (regex, glob, include) was rejected.
+const PATTERN_ERRORS: [&str; 5] = [
+    "regex parse error",
+    "error parsing glob",
+    "is not allowed in a regex",
+    "exceeds size limit",
+    "regex could not be compiled",
+];
+const NOTHING_SEARCHED: &str = "No files were searched";
+/// rg's stderr when the given path cannot be searched at all.
+const TARGET_ERRORS: [&str; 3] = [
+    "No such file or directory",
+    "Permission denied",
+    "Not a directory",
+];
+
+/// SPEC §6: rg exit 0 → results, 1 → empty, anything else an error, except
+/// exit 2 after results (partial) or with nothing searched (empty).
+fn classify(
+    tool: Tool,
+    settings: &Settings,
+    raw: &RawRun,
+    has_results: bool,
+    malformed: Option<&str>,
+) -> Result<Verdict, SearchError> {
+    let status = match raw.end {
+        End::Interrupted(signal) => {
+            return Err(SearchError::Interrupted {
+                tool,
+                signal: signals::name(signal),
+            });
+        }
+        End::TimedOut => {
+            return Err(SearchError::TimedOut {
+                tool,
+                ms: settings.timeout_ms,
+            });
+        }
+        End::Overflow => {
+            return Err(SearchError::RawOutputOverflow {
+                tool,
+                cap: settings.limits.raw_output_max_bytes,
+            });
+        }
+        End::Exited(status) => status,
+    };
+    let stderr = || raw.stderr.excerpt();
+    if let Some(signal) = status.signal() {
+        return Err(SearchError::RgKilled {
+            tool,
+            signal,
+            stderr: stderr(),
+        });
+    }
+    let code = status.code().unwrap_or(-1);
+    let pattern_error = || PATTERN_ERRORS.iter().any(|p| raw.stderr.contains(p));
+    if code == 2 && pattern_error() {
+        return Err(SearchError::PatternRejected {
+            tool,
+            status: code,
+            stderr: stderr(),
+        });
+    }
+    if let Some(detail) = malformed {
+        if matches!(code, 0..=2) {
+            return Err(SearchError::MalformedOutput {
+                tool,
+                detail: detail.to_owned(),
+            });
+        }
+    }
+    match code {
+        0 | 1 => Ok(Verdict::Complete),
+        2 if has_results => Ok(Verdict::Partial(Partial {
+            paths: raw.stderr.lines.max(1),
+            first_error: raw.stderr.first_line(),
+        })),
+        2 if raw.stderr.contains(NOTHING_SEARCHED) => Ok(Verdict::NothingSearched),
+        2 if TARGET_ERRORS.iter().any(|e| raw.stderr.contains(e)) => Err(SearchError::Target {
+            tool,
+            status: code,
+            stderr: stderr(),
+        }),
+        127 => Err(SearchError::RgNotFound {
+            tool,
+            rg: settings.rg.clone(),
+            stderr: stderr(),
+        }),
+        126 => Err(SearchError::RgNotExecutable {
+            tool,
+            rg: settings.rg.clone(),
+            stderr: stderr(),
+        }),
+        // A shell that did not `exec` rg reports its death as 128 + signal.
+        129..=192 => Err(SearchError::RgKilled {
+            tool,
+            signal: code - 128,
+            stderr: stderr(),
+        }),
+        _ => Err(SearchError::RgFailed {
+            tool,
+            status: code,
+            stderr: stderr(),
+        }),
+    }
+}
+
+fn report(tool: Tool, items: Items, verdict: Verdict, settings: &Settings) -> Report {
+    let (total, cap) = match &items {
+        Items::Glob(paths) => (paths.len(), settings.limits.glob_max_results),
+        Items::Grep(files) => (
+            files.iter().map(|f| f.matches.len()).sum(),
+            settings.limits.grep_max_matches,
+        ),
+    };
+    let shown = total.min(cap);
+    let spill = if shown < total {
+        Spill::NotSaved {
+            reason: "no spill directory is configured".to_owned(),
+        }
+    } else {
+        Spill::NotNeeded
+    };
+    Report {
+        tool,
+        items,
+        total,
+        shown,
+        nothing_searched: verdict == Verdict::NothingSearched,
+        partial: match verdict {
+            Verdict::Partial(p) => Some(p),
+            _ => None,
+        },
+        spill,
+    }
+}

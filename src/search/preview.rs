@@ -1,0 +1,184 @@
+//! Line previews (SPEC §4): the matched line without its terminator, cut to
+//! a byte cap at a character boundary, or a window around the first match
+//! when that match ends past the cap.
+//!
+//! Work is done on raw bytes (rg's `bytes` form need not be UTF-8) and the
+//! result is decoded lossily, so an invalid byte shows as U+FFFD.
+
+/// Appended to a preview that does not show the whole line.
+pub const TRUNCATED_MARK: &str = " (line truncated)";
+/// Put before a window that does not start at the beginning of the line.
+pub const WINDOW_MARK: &str = "…";
+
+/// A line preview ready to render.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preview {
+    /// The text shown after `Line N: `, marks included.
+    pub text: String,
+    /// Whether the preview omits part of the line.
+    pub truncated: bool,
+}
+
+/// Build the preview of `line` (terminator included or not) whose first
+/// match spans `first_match` (byte offsets into `line`), capped at `cap`
+/// bytes of the original line.
+pub fn preview(line: &[u8], first_match: Option<(usize, usize)>, cap: usize) -> Preview {
+    let line = strip_terminator(line);
+    if line.len() <= cap {
+        return Preview {
+            text: String::from_utf8_lossy(line).into_owned(),
+            truncated: false,
+        };
+    }
+    let text = match first_match {
+        Some((start, end)) if end > cap && start < line.len() => {
+            let (from, to) = window(line, start, end.min(line.len()), cap);
+            format!(
+                "{WINDOW_MARK}{}{TRUNCATED_MARK}",
+                String::from_utf8_lossy(&line[from..to])
+            )
+        }
+        _ => {
+            let to = floor_boundary(line, cap);
+            format!("{}{TRUNCATED_MARK}", String::from_utf8_lossy(&line[..to]))
+        }
+    };
+    Preview {
+        text,
+        truncated: true,
+    }
+}
+
+/// Drop one trailing `\n` or `\r\n`; a lone trailing `\r` is content.
+fn strip_terminator(line: &[u8]) -> &[u8] {
+    match line.strip_suffix(b"\n") {
+        Some(rest) => rest.strip_suffix(b"\r").unwrap_or(rest),
+        None => line,
+    }
+}
+
+/// The window `[from, to)` of at most `cap` bytes that holds as much of the
+/// match `[start, end)` as fits, centred on it, on character boundaries.
+fn window(line: &[u8], start: usize, end: usize, cap: usize) -> (usize, usize) {
+    let len = end - start;
+    if len >= cap {
+        return (start, floor_boundary(line, start + cap));
+    }
+    let slack = cap - len;
+    let mut from = start.saturating_sub(slack / 2);
+    let mut to = from + cap;
+    if to > line.len() {
+        to = line.len();
+        from = to.saturating_sub(cap);
+    }
+    (ceil_boundary(line, from), floor_boundary(line, to))
+}
+
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
+/// The largest character boundary at or below `i` (a UTF-8 sequence is at
+/// most 4 bytes, so at most 3 continuation bytes are skipped; in invalid
+/// data each stray byte counts as its own character).
+fn floor_boundary(line: &[u8], i: usize) -> usize {
+    if i >= line.len() {
+        return line.len();
+    }
+    let mut j = i;
+    while j > 0 && i - j < 3 && is_continuation(line[j]) {
+        j -= 1;
+    }
+    if is_continuation(line[j]) { i } else { j }
+}
+
+/// The smallest character boundary at or above `i`.
+fn ceil_boundary(line: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while j < line.len() && j - i < 3 && is_continuation(line[j]) {
+        j += 1;
+    }
+    if j < line.len() && is_continuation(line[j]) { i } else { j }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str, m: Option<(usize, usize)>, cap: usize) -> (String, bool) {
+        let r = preview(line.as_bytes(), m, cap);
+        (r.text, r.truncated)
+    }
+
+    #[test]
+    fn terminators() {
+        assert_eq!(p("abc\n", None, 10), ("abc".into(), false));
+        assert_eq!(p("abc\r\n", None, 10), ("abc".into(), false));
+        assert_eq!(p("abc", None, 10), ("abc".into(), false));
+        assert_eq!(p("abc\r\r\n", None, 10), ("abc\r".into(), false));
+    }
+
+    #[test]
+    fn cut_at_cap_on_char_boundary() {
+        assert_eq!(p("abcdef\n", Some((0, 1)), 6), ("abcdef".into(), false));
+        assert_eq!(p("abcdefg\n", Some((0, 1)), 6), ("abcdef (line truncated)".into(), true));
+        // 'é' is two bytes at offsets 5..7; a cap of 6 falls inside it.
+        assert_eq!(p("abcdeéz", Some((0, 1)), 6), ("abcde (line truncated)".into(), true));
+    }
+
+    #[test]
+    fn window_when_match_ends_past_cap() {
+        let line = format!("{}NEEDLE{}", "a".repeat(50), "b".repeat(50));
+        let (text, truncated) = p(&line, Some((50, 56)), 20);
+        assert!(truncated);
+        assert_eq!(text, format!("…{}NEEDLE{} (line truncated)", "a".repeat(7), "b".repeat(7)));
+        // A match at the very end: the window ends at the line's end.
+        let line = format!("{}END", "x".repeat(40));
+        assert_eq!(p(&line, Some((40, 43)), 10).0, "…xxxxxxxEND (line truncated)");
+        // A match longer than the cap: its start, cut at the cap.
+        let line = format!("{}{}", "x".repeat(30), "M".repeat(30));
+        assert_eq!(p(&line, Some((30, 60)), 5).0, "…MMMMM (line truncated)");
+        // A match ending exactly at the cap uses the plain cut.
+        assert_eq!(p("abcdefghij", Some((3, 5)), 5).0, "abcde (line truncated)");
+    }
+
+    #[test]
+    fn window_keeps_char_boundaries() {
+        let line = format!("{}é{}NEEDLE", "é".repeat(10), "x");
+        let start = line.find("NEEDLE").unwrap();
+        let (text, _) = p(&line, Some((start, start + 6)), 9);
+        assert!(!text.contains('\u{FFFD}'), "{text}");
+        assert!(text.contains("NEEDLE"));
+    }
+
+    #[test]
+    fn invalid_utf8_is_lossy_not_dropped() {
+        let r = preview(b"caf\xe9 latte\n", Some((0, 3)), 100);
+        assert_eq!(r.text, "caf\u{FFFD} latte");
+        assert!(!r.truncated);
+    }
+
+    proptest::proptest! {
+        /// A cut never splits a character and never shows more than `cap`
+        /// bytes of the line; a window always shows the whole match when the
+        /// match fits in the cap.
+        #[test]
+        fn cut_is_bounded_and_valid(s in "\\PC{0,60}", cap in 1usize..40, a in 0usize..200, b in 0usize..200) {
+            proptest::prop_assume!(!s.contains(char::REPLACEMENT_CHARACTER));
+            let bytes = s.as_bytes();
+            let (start, end) = (a.min(b).min(bytes.len()), a.max(b).min(bytes.len()));
+            let start = floor_boundary(bytes, start);
+            let end = ceil_boundary(bytes, end);
+            let r = preview(bytes, Some((start, end)), cap);
+            let body = r.text.strip_suffix(TRUNCATED_MARK).unwrap_or(&r.text);
+            let body = body.strip_prefix(WINDOW_MARK).unwrap_or(body);
+            proptest::prop_assert!(!body.contains(char::REPLACEMENT_CHARACTER));
+            proptest::prop_assert!(body.len() <= cap);
+            proptest::prop_assert!(s.contains(body));
+            proptest::prop_assert_eq!(r.truncated, bytes.len() > cap);
+            if r.truncated && end > cap && end - start <= cap {
+                proptest::prop_assert!(body.contains(&s[start..end]));
+            }
+        }
+    }
+}

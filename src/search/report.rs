@@ -1,0 +1,122 @@
+//! The result of one successful search, independent of how it is shown.
+//!
+//! A report holds the COMPLETE ordered result (the spill needs it) and how
+//! much of it the inline page shows; renderers decide nothing but layout.
+
+use std::path::PathBuf;
+
+use crate::request::Tool;
+
+/// One matched line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineMatch {
+    pub line_number: u64,
+    /// The preview text, marks included (see `search::preview`).
+    pub preview: String,
+    pub line_truncated: bool,
+}
+
+/// The matched lines of one file, ordered by line number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileMatches {
+    /// The displayed path (lossily decoded; control characters unescaped).
+    pub path: String,
+    pub matches: Vec<LineMatch>,
+}
+
+/// The complete, ordered result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Items {
+    /// Displayed paths in `--glob-sort` order.
+    Glob(Vec<String>),
+    /// Files by path (byte order), lines by number.
+    Grep(Vec<FileMatches>),
+}
+
+/// rg exited 2 after printing results: some paths could not be searched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partial {
+    /// rg's error lines on stderr.
+    pub paths: u64,
+    pub first_error: String,
+}
+
+/// What became of the complete result of a capped search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Spill {
+    /// The result fit inline: nothing to save.
+    NotNeeded,
+    /// Saved; `locator` is absolute.
+    Saved {
+        locator: PathBuf,
+        hint: String,
+        reused: bool,
+    },
+    /// Capped but not saved; `reason` says why (no spill dir, an I/O error).
+    NotSaved { reason: String },
+}
+
+/// Everything a renderer needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub tool: Tool,
+    pub items: Items,
+    /// Paths (glob) or matched lines (grep) in the complete result.
+    pub total: usize,
+    /// How many of them the inline page shows.
+    pub shown: usize,
+    /// rg searched nothing (grep: include or ignore rules excluded every file).
+    pub nothing_searched: bool,
+    pub partial: Option<Partial>,
+    pub spill: Spill,
+}
+
+impl Report {
+    pub fn truncated(&self) -> bool {
+        self.shown < self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// Files in the complete grep result (0 for glob).
+    pub fn total_files(&self) -> usize {
+        match &self.items {
+            Items::Glob(_) => 0,
+            Items::Grep(files) => files.len(),
+        }
+    }
+
+    /// The inline page of a grep result: the groups of the first `shown`
+    /// matches, the last group cut where the cap falls.
+    pub fn grep_page(&self) -> Vec<(&str, &[LineMatch])> {
+        let Items::Grep(files) = &self.items else {
+            return Vec::new();
+        };
+        page_of(files, self.shown)
+    }
+
+    /// The inline page of a glob result.
+    pub fn glob_page(&self) -> &[String] {
+        match &self.items {
+            Items::Glob(paths) => &paths[..self.shown.min(paths.len())],
+            Items::Grep(_) => &[],
+        }
+    }
+}
+
+/// The groups holding the first `limit` matches of `files`.
+pub fn page_of(files: &[FileMatches], limit: usize) -> Vec<(&str, &[LineMatch])> {
+    let mut left = limit;
+    let mut page = Vec::new();
+    for file in files {
+        if left == 0 {
+            break;
+        }
+        let take = file.matches.len().min(left);
+        page.push((file.path.as_str(), &file.matches[..take]));
+        left -= take;
+    }
+    page
+}

@@ -1,0 +1,144 @@
+//! Test harness: a temp tree that looks like a git repo, a command builder
+//! that runs the binary cargo built with a clean environment, and fake rg
+//! scripts for fault injection.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::OnceLock;
+use std::time::{Duration, UNIX_EPOCH};
+
+use assert_cmd::Command;
+use filetime::FileTime;
+use tempfile::TempDir;
+
+/// Every test process is killed after this long; no test waits on luck.
+pub const TEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The real rg the tests use: `DSH_SEARCH_TEST_RG` when set, else `rg` on
+/// PATH. Resolved once; its version is printed into the test log.
+pub fn real_rg() -> &'static str {
+    static RG: OnceLock<String> = OnceLock::new();
+    RG.get_or_init(|| {
+        let rg = std::env::var("DSH_SEARCH_TEST_RG").unwrap_or_else(|_| "rg".to_owned());
+        let out = std::process::Command::new(&rg)
+            .arg("--version")
+            .output()
+            .unwrap_or_else(|e| panic!("the tests need ripgrep: `{rg} --version` failed: {e}"));
+        let version = String::from_utf8_lossy(&out.stdout);
+        eprintln!("tests use {rg}: {}", version.lines().next().unwrap_or("?"));
+        rg
+    })
+}
+
+/// A temp directory with a `.git` dir, so ignore rules apply as in a repo.
+pub struct TestDir {
+    dir: TempDir,
+    /// A HOME with nothing in it, so no global git excludes leak in.
+    home: TempDir,
+}
+
+impl TestDir {
+    pub fn new() -> Self {
+        let dir = tempfile::Builder::new().prefix("dsh-test").tempdir().unwrap();
+        fs::create_dir(dir.path().join(".git")).unwrap();
+        Self {
+            dir,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Write `contents` at `rel`, creating parent directories.
+    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path().join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        fs::write(&path, contents).unwrap();
+        path
+    }
+
+    pub fn mkdir(&self, rel: &str) -> PathBuf {
+        let path = self.path().join(rel);
+        fs::create_dir_all(&path).unwrap();
+        path
+    }
+
+    /// Set the modification time of `rel` to `secs` after the epoch.
+    pub fn mtime(&self, rel: &str, secs: i64) {
+        let t = FileTime::from_unix_time(secs, 0);
+        filetime::set_file_mtime(self.path().join(rel), t).unwrap();
+    }
+
+    /// Write an executable shell script at `rel` (a fake rg) and return its
+    /// absolute path.
+    pub fn fake_rg(&self, rel: &str, body: &str) -> PathBuf {
+        let path = self.write(rel, format!("#!/bin/sh\n{body}\n"));
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// The binary, run in this directory, with a clean environment and the
+    /// pinned real rg.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::cargo_bin("dsh-search").unwrap();
+        cmd.current_dir(self.path());
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy().into_owned();
+            if key.starts_with("DSH_SEARCH_") {
+                cmd.env_remove(&key);
+            }
+        }
+        cmd.env_remove("RIPGREP_CONFIG_PATH")
+            .env("HOME", self.home.path())
+            .env("XDG_CONFIG_HOME", self.home.path())
+            .env("DSH_SEARCH_RG", real_rg())
+            .timeout(TEST_TIMEOUT);
+        cmd
+    }
+
+    /// Run the binary with `args` and return its output.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+
+    /// The workdir's path as a string, for replacing in expected output.
+    pub fn root(&self) -> String {
+        self.path().to_string_lossy().into_owned()
+    }
+}
+
+/// Assert exit code and stdout byte for byte.
+#[track_caller]
+pub fn assert_out(out: &Output, code: i32, stdout: &str) {
+    let got = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        (out.status.code(), got.as_ref()),
+        (Some(code), stdout),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// stdout as a string.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A fixed base time for mtimes: 2020-01-01T00:00:00Z.
+pub const T0: i64 = 1_577_836_800;
+
+/// Seconds since the epoch of a path's mtime (for debugging messages).
+pub fn mtime_of(path: &Path) -> u64 {
+    fs::metadata(path)
+        .and_then(|m| m.modified())
+        .map(|t| t.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs())
+        .unwrap_or(0)
+}
