@@ -2,14 +2,16 @@
 //! `--help` text. No behaviour: [`Cli::into_parts`] hands plain values to
 //! `settings` and `request`, and nothing else in the crate sees clap.
 
+use std::ffi::OsString;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::ArgumentError;
-use crate::request::{GlobRequest, GrepRequest, Request};
-use crate::settings::{GlobSort, Limits, Settings};
+use crate::request::{GlobRequest, GrepRequest, Request, Tool};
+use crate::settings::{self, Format, GlobSort, Limits, Settings};
+use crate::spill::DEFAULT_HINT;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -45,36 +47,118 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Directory rg runs in; output paths are shown relative to it
     /// [default: the current directory]
-    #[arg(short = 'C', long, env = "DSH_SEARCH_CWD", value_name = "DIR", global = true)]
+    #[arg(
+        short = 'C',
+        long,
+        env = "DSH_SEARCH_CWD",
+        value_name = "DIR",
+        global = true
+    )]
     pub cwd: Option<PathBuf>,
 
     /// Paths one glob shows inline
-    #[arg(long, env = "DSH_SEARCH_GLOB_MAX_RESULTS", value_name = "N", default_value = "100", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_GLOB_MAX_RESULTS",
+        value_name = "N",
+        default_value = "100",
+        global = true
+    )]
     pub glob_max_results: NonZeroUsize,
 
     /// Matched lines one grep shows inline
-    #[arg(long, env = "DSH_SEARCH_GREP_MAX_MATCHES", value_name = "N", default_value = "250", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_GREP_MAX_MATCHES",
+        value_name = "N",
+        default_value = "250",
+        global = true
+    )]
     pub grep_max_matches: NonZeroUsize,
 
     /// Bytes of one line preview; longer lines are cut and marked "(line truncated)"
-    #[arg(long, env = "DSH_SEARCH_GREP_MAX_LINE_BYTES", value_name = "N", default_value = "2000", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_GREP_MAX_LINE_BYTES",
+        value_name = "N",
+        default_value = "2000",
+        global = true
+    )]
     pub grep_max_line_bytes: NonZeroUsize,
 
     /// Bytes of raw rg output one search may parse; more fails with exit 5
-    #[arg(long, env = "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES", value_name = "N", default_value = "20000000", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
+        value_name = "N",
+        default_value = "20000000",
+        global = true
+    )]
     pub raw_output_max_bytes: NonZeroU64,
 
     /// Milliseconds one search may take; longer fails with exit 6
-    #[arg(long, env = "DSH_SEARCH_TIMEOUT_MS", value_name = "N", default_value = "30000", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_TIMEOUT_MS",
+        value_name = "N",
+        default_value = "30000",
+        global = true
+    )]
     pub timeout_ms: NonZeroU64,
 
     /// The ripgrep executable (a name looked up on PATH, or a path)
-    #[arg(long, env = "DSH_SEARCH_RG", value_name = "PATH", default_value = "rg", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_RG",
+        value_name = "PATH",
+        default_value = "rg",
+        global = true
+    )]
     pub rg: String,
 
+    /// Output: model-facing text, or one JSON object
+    #[arg(
+        long,
+        env = "DSH_SEARCH_FORMAT",
+        value_enum,
+        value_name = "FORMAT",
+        default_value = "text",
+        global = true
+    )]
+    pub format: FormatArg,
+
+    /// Directory where the complete result of a capped search is saved
+    /// (created with mode 0700) [default: none: capped results are not saved]
+    #[arg(long, env = "DSH_SEARCH_SPILL_DIR", value_name = "DIR", global = true)]
+    pub spill_dir: Option<PathBuf>,
+
+    /// The retrieval hint printed after a spill file's path
+    #[arg(long, env = "DSH_SEARCH_SPILL_HINT", value_name = "TEXT", default_value = DEFAULT_HINT, hide_default_value = true, global = true)]
+    pub spill_hint: String,
+
+    /// Print to stderr how the search ran: the exact sh -c command, rg's
+    /// version and exit status, byte counts, results kept, spill outcome
+    #[arg(long, global = true)]
+    pub explain: bool,
+
     /// Order of glob results; ties are broken by path
-    #[arg(long, env = "DSH_SEARCH_GLOB_SORT", value_enum, value_name = "ORDER", default_value = "newest", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_GLOB_SORT",
+        value_enum,
+        value_name = "ORDER",
+        default_value = "newest",
+        global = true
+    )]
     pub glob_sort: GlobSortArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    /// Model-facing text
+    Text,
+    /// One JSON object per call
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -116,26 +200,43 @@ pub enum Command {
 
 impl GlobalArgs {
     pub fn settings(&self) -> Settings {
-        Settings::new(
-            self.cwd.clone(),
-            self.rg.clone(),
-            Limits {
+        Settings {
+            workdir: settings::absolute(self.cwd.as_deref()),
+            rg: self.rg.clone(),
+            limits: Limits {
                 glob_max_results: self.glob_max_results.get(),
                 grep_max_matches: self.grep_max_matches.get(),
                 grep_max_line_bytes: self.grep_max_line_bytes.get(),
                 raw_output_max_bytes: self.raw_output_max_bytes.get(),
             },
-            self.timeout_ms.get(),
-            match self.glob_sort {
+            timeout_ms: self.timeout_ms.get(),
+            glob_sort: match self.glob_sort {
                 GlobSortArg::Newest => GlobSort::Newest,
                 GlobSortArg::Oldest => GlobSort::Oldest,
                 GlobSortArg::Path => GlobSort::Path,
             },
-        )
+            format: match self.format {
+                FormatArg::Text => Format::Text,
+                FormatArg::Json => Format::Json,
+            },
+            spill_dir: self
+                .spill_dir
+                .as_deref()
+                .map(|d| settings::absolute(Some(d))),
+            spill_hint: self.spill_hint.clone(),
+            explain: self.explain,
+        }
     }
 }
 
 impl Command {
+    pub fn tool(&self) -> Tool {
+        match self {
+            Self::Glob { .. } => Tool::Glob,
+            Self::Grep { .. } => Tool::Grep,
+        }
+    }
+
     pub fn request(self) -> Result<Request, ArgumentError> {
         Ok(match self {
             Self::Glob { pattern, path } => Request::Glob(GlobRequest::new(pattern, path)?),
@@ -146,6 +247,34 @@ impl Command {
             } => Request::Grep(GrepRequest::new(pattern, path, include)?),
         })
     }
+}
+
+/// Whether a command line that clap rejected asked for JSON output (by
+/// flag, or else by `DSH_SEARCH_FORMAT`), so its usage error can be JSON too.
+pub fn wants_json(args: &[OsString]) -> bool {
+    let mut words = options_part(args);
+    while let Some(word) = words.next() {
+        match word.to_str() {
+            Some("--format") => return words.next().and_then(|v| v.to_str()) == Some("json"),
+            Some(w) if w.starts_with("--format=") => return w == "--format=json",
+            _ => {}
+        }
+    }
+    std::env::var("DSH_SEARCH_FORMAT").is_ok_and(|v| v == "json")
+}
+
+/// The tool a rejected command line named, if any.
+pub fn tool_named(args: &[OsString]) -> Option<Tool> {
+    options_part(args).find_map(|w| match w.to_str() {
+        Some("glob") => Some(Tool::Glob),
+        Some("grep") => Some(Tool::Grep),
+        _ => None,
+    })
+}
+
+/// The words before `--`, program name skipped.
+fn options_part(args: &[OsString]) -> impl Iterator<Item = &OsString> {
+    args.iter().skip(1).take_while(|w| w.to_str() != Some("--"))
 }
 
 #[cfg(test)]
@@ -161,17 +290,36 @@ mod tests {
     #[test]
     fn global_options_go_anywhere_and_dashes_pass_after_double_dash() {
         let cli = Cli::try_parse_from([
-            "dsh-search", "grep", "--grep-max-matches", "7", "--include", "-x*", "--", "-e", "-dir",
+            "dsh-search",
+            "grep",
+            "--grep-max-matches",
+            "7",
+            "--include",
+            "-x*",
+            "--",
+            "-e",
+            "-dir",
         ])
         .unwrap();
         assert_eq!(cli.global.grep_max_matches.get(), 7);
-        let Command::Grep { pattern, path, include } = cli.command else { panic!("grep") };
-        assert_eq!((pattern.as_str(), path.as_deref(), include.as_deref()), ("-e", Some("-dir"), Some("-x*")));
+        let Command::Grep {
+            pattern,
+            path,
+            include,
+        } = cli.command
+        else {
+            panic!("grep")
+        };
+        assert_eq!(
+            (pattern.as_str(), path.as_deref(), include.as_deref()),
+            ("-e", Some("-dir"), Some("-x*"))
+        );
     }
 
     #[test]
     fn zero_is_a_usage_error_naming_the_option() {
-        let err = Cli::try_parse_from(["dsh-search", "--timeout-ms", "0", "glob", "*"]).unwrap_err();
+        let err =
+            Cli::try_parse_from(["dsh-search", "--timeout-ms", "0", "glob", "*"]).unwrap_err();
         assert!(err.to_string().contains("--timeout-ms"), "{err}");
     }
 }

@@ -145,13 +145,19 @@ pub enum SearchError {
     },
     #[error("{tool} could not start `sh`: {reason}")]
     SpawnFailed { tool: Tool, reason: String },
-    #[error("{tool} failed: ripgrep was killed by signal {signal}{}", stderr_suffix(stderr))]
+    #[error(
+        "{tool} failed: ripgrep was killed by signal {signal}{}",
+        stderr_suffix(stderr)
+    )]
     RgKilled {
         tool: Tool,
         signal: i32,
         stderr: String,
     },
-    #[error("{tool} failed: ripgrep exited with status {status}{}", stderr_suffix(stderr))]
+    #[error(
+        "{tool} failed: ripgrep exited with status {status}{}",
+        stderr_suffix(stderr)
+    )]
     RgFailed {
         tool: Tool,
         status: i32,
@@ -221,10 +227,25 @@ mod tests {
     #[test]
     fn exit_code_table() {
         let table = [
-            (ErrorCode::InvalidArgument, 2, "INVALID_ARGUMENT", "ArgumentError"),
-            (ErrorCode::SearchInvalidPattern, 3, "SEARCH_INVALID_PATTERN", "SearchError"),
+            (
+                ErrorCode::InvalidArgument,
+                2,
+                "INVALID_ARGUMENT",
+                "ArgumentError",
+            ),
+            (
+                ErrorCode::SearchInvalidPattern,
+                3,
+                "SEARCH_INVALID_PATTERN",
+                "SearchError",
+            ),
             (ErrorCode::SearchFailed, 4, "SEARCH_FAILED", "SearchError"),
-            (ErrorCode::SearchRawOutputOverflow, 5, "SEARCH_RAW_OUTPUT_OVERFLOW", "SearchError"),
+            (
+                ErrorCode::SearchRawOutputOverflow,
+                5,
+                "SEARCH_RAW_OUTPUT_OVERFLOW",
+                "SearchError",
+            ),
             (ErrorCode::SearchAborted, 6, "SEARCH_ABORTED", "SearchError"),
         ];
         for (code, exit, name, kind) in table {
@@ -237,12 +258,20 @@ mod tests {
 
     #[test]
     fn messages_name_the_option_that_raises_a_limit() {
-        let timeout = SearchError::TimedOut { tool: Tool::Grep, ms: 30000 }.to_string();
+        let timeout = SearchError::TimedOut {
+            tool: Tool::Grep,
+            ms: 30000,
+        }
+        .to_string();
         assert_eq!(
             timeout,
             "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
         );
-        let overflow = SearchError::RawOutputOverflow { tool: Tool::Glob, cap: 20_000_000 }.to_string();
+        let overflow = SearchError::RawOutputOverflow {
+            tool: Tool::Glob,
+            cap: 20_000_000,
+        }
+        .to_string();
         assert_eq!(
             overflow,
             "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes."

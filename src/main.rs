@@ -3,58 +3,62 @@
 
 mod cli;
 mod error;
+mod explain;
 mod render;
 mod request;
 mod rg;
 mod search;
 mod settings;
 mod signals;
+mod spill;
+mod tool;
 
+use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-
-use crate::error::{EXIT_EMPTY, EXIT_RESULTS, Error};
+use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => {
-            // --help and --version print to stdout and exit 0; usage errors
-            // go to stderr with exit 2.
-            let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
-        }
+        Err(e) => return usage_error(&e, &args),
     };
     signals::install();
     let settings = cli.global.settings();
-    let (text, code) = match cli.command.request() {
-        Err(e) => {
-            let e = Error::from(e);
-            (render::text::error(&e), e.code().exit_code())
-        }
-        Ok(request) => match search::run(&request, &settings).result {
-            Ok(report) => {
-                let code = if report.is_empty() { EXIT_EMPTY } else { EXIT_RESULTS };
-                (render::text::report(&report), code)
-            }
-            Err(e) => {
-                let e = Error::from(e);
-                (render::text::error(&e), e.code().exit_code())
-            }
-        },
-    };
-    print(&text);
+    let tool = cli.command.tool();
+    let response = tool::call(tool, cli.command.request(), &settings);
+    if let Some(explain) = &response.explain {
+        eprint!("{explain}");
+    }
+    print(&response.stdout(settings.format));
+    ExitCode::from(response.exit)
+}
+
+/// clap could not parse the command line. `--help` and `--version` print
+/// and exit 0; a usage error exits 2, as one JSON object when JSON output
+/// was asked for (SPEC §7), else as clap's message on stderr.
+fn usage_error(e: &clap::Error, args: &[OsString]) -> ExitCode {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let code = error::ErrorCode::InvalidArgument.exit_code();
+    if cli::wants_json(args) {
+        let rendered = e.render().to_string();
+        let message = rendered.trim().trim_start_matches("error: ");
+        let envelope = render::json::usage_error(cli::tool_named(args), message);
+        print(&format!("{envelope}\n"));
+    } else {
+        let _ = e.print();
+    }
     ExitCode::from(code)
 }
 
-/// Write `text` and its final newline; a closed stdout (`| head`) is not an
-/// error worth a panic.
+/// Write `text` to stdout; a closed stdout (`| head`) is not worth a panic.
 fn print(text: &str) {
     let mut out = io::stdout().lock();
-    let _ = out
-        .write_all(text.as_bytes())
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush());
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }

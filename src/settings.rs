@@ -2,7 +2,7 @@
 //! module sees. Nothing here knows clap: `cli` converts its types into
 //! [`Settings`], and later front-ends (`call`, `mcp`) reuse the same value.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Order of glob results (SPEC §2); ties are always broken by path.
@@ -41,7 +41,17 @@ impl Default for Limits {
     }
 }
 
-/// Everything one search needs besides its request.
+/// How a call's result is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// The model-facing text of SPEC §4.
+    #[default]
+    Text,
+    /// One JSON object (SPEC §7).
+    Json,
+}
+
+/// Everything one call needs besides its request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// Absolute workdir rg runs in; output paths are shown relative to it.
@@ -52,36 +62,30 @@ pub struct Settings {
     /// Budget for one search, in milliseconds (at least 1).
     pub timeout_ms: u64,
     pub glob_sort: GlobSort,
+    pub format: Format,
+    /// Absolute directory for complete results of capped searches.
+    pub spill_dir: Option<PathBuf>,
+    /// Printed after a spill locator.
+    pub spill_hint: String,
+    /// Write an account of each run to stderr.
+    pub explain: bool,
 }
 
 impl Settings {
-    /// Resolve `cwd` against the process's current directory. A missing
-    /// workdir is not an error here: the search reports it as
-    /// `SEARCH_FAILED`, naming the tool.
-    pub fn new(
-        cwd: Option<PathBuf>,
-        rg: String,
-        limits: Limits,
-        timeout_ms: u64,
-        glob_sort: GlobSort,
-    ) -> Self {
-        let current = std::env::current_dir().ok();
-        let workdir = match (cwd, current) {
-            (Some(dir), Some(current)) => current.join(dir),
-            (Some(dir), None) => dir,
-            (None, Some(current)) => current,
-            (None, None) => PathBuf::from("."),
-        };
-        Self {
-            workdir,
-            rg,
-            limits,
-            timeout_ms,
-            glob_sort,
-        }
-    }
-
     pub fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms)
+    }
+}
+
+/// `dir` made absolute against the process's current directory (the
+/// current directory itself for `None`). A missing directory is not an
+/// error here: the search reports it, naming the tool.
+pub fn absolute(dir: Option<&Path>) -> PathBuf {
+    let current = std::env::current_dir().ok();
+    match (dir, current) {
+        (Some(dir), Some(current)) => current.join(dir),
+        (Some(dir), None) => dir.to_path_buf(),
+        (None, Some(current)) => current,
+        (None, None) => PathBuf::from("."),
     }
 }

@@ -1,3 +1,4 @@
 //! Pure renderers: a report or an error in, the bytes for stdout out.
 
+pub mod json;
 pub mod text;

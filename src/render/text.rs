@@ -6,13 +6,15 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::error::Error;
-use crate::search::report::{FileMatches, Items, LineMatch, Report, Spill};
+use crate::search::report::{FileMatches, Items, LineMatch, Partial, Report, Spill};
 
 /// The text of a successful search.
 pub fn report(r: &Report) -> String {
     let mut out = match &r.items {
         Items::Glob(_) if r.is_empty() => "No files found".to_owned(),
-        Items::Grep(_) if r.is_empty() && r.nothing_searched => "No matches found (no file was searched: the include filter or ignore rules excluded every file)".to_owned(),
+        Items::Grep(_) if r.is_empty() && r.nothing_searched => {
+            format!("No matches found ({NOTHING_SEARCHED})")
+        }
         Items::Grep(_) if r.is_empty() => "No matches found".to_owned(),
         Items::Glob(_) => paths(r.glob_page()),
         Items::Grep(_) => {
@@ -29,19 +31,46 @@ pub fn report(r: &Report) -> String {
         out.push_str(&cap_footer(r));
     }
     if let Some(p) = &r.partial {
-        let noun = if p.paths == 1 { "path" } else { "paths" };
-        let _ = write!(
-            out,
-            "\n\n({} {noun} could not be searched; first error: {})",
-            p.paths, p.first_error
-        );
+        let _ = write!(out, "\n\n({})", partial(p));
     }
     out
 }
 
 /// The text of a failed call.
 pub fn error(e: &Error) -> String {
-    format!("Error: {e}")
+    error_message(&e.to_string())
+}
+
+/// The text of a failure whose message is already a string.
+pub fn error_message(message: &str) -> String {
+    format!("Error: {message}")
+}
+
+/// What a caller should know besides the result: each non-clean part of a
+/// successful search, as one sentence (the JSON `warnings`).
+pub fn warnings(r: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    if r.nothing_searched {
+        out.push(NOTHING_SEARCHED.to_owned());
+    }
+    if let Spill::NotSaved { reason } = &r.spill {
+        out.push(format!("the complete result could not be saved: {reason}"));
+    }
+    if let Some(p) = &r.partial {
+        out.push(partial(p));
+    }
+    out
+}
+
+const NOTHING_SEARCHED: &str =
+    "no file was searched: the include filter or ignore rules excluded every file";
+
+fn partial(p: &Partial) -> String {
+    let noun = if p.paths == 1 { "path" } else { "paths" };
+    format!(
+        "{} {noun} could not be searched; first error: {}",
+        p.paths, p.first_error
+    )
 }
 
 /// The complete result a capped search saves (SPEC §5): every path, or the
@@ -142,7 +171,6 @@ pub fn escape_path(path: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use crate::request::Tool;
-    use crate::search::report::Partial;
 
     fn m(n: u64, p: &str) -> LineMatch {
         LineMatch {
@@ -154,8 +182,14 @@ mod tests {
 
     fn grep_report(shown: usize) -> Report {
         let files = vec![
-            FileMatches { path: "a.rs".into(), matches: vec![m(1, "x"), m(4, "y")] },
-            FileMatches { path: "b.rs".into(), matches: vec![m(2, "z")] },
+            FileMatches {
+                path: "a.rs".into(),
+                matches: vec![m(1, "x"), m(4, "y")],
+            },
+            FileMatches {
+                path: "b.rs".into(),
+                matches: vec![m(2, "z")],
+            },
         ];
         Report {
             tool: Tool::Grep,
@@ -170,20 +204,35 @@ mod tests {
 
     #[test]
     fn grep_forms() {
-        assert_eq!(report(&grep_report(3)), "Found 3 matches\n\na.rs\nLine 1: x\nLine 4: y\n\nb.rs\nLine 2: z");
+        assert_eq!(
+            report(&grep_report(3)),
+            "Found 3 matches\n\na.rs\nLine 1: x\nLine 4: y\n\nb.rs\nLine 2: z"
+        );
         let mut capped = grep_report(1);
-        capped.spill = Spill::NotSaved { reason: "none".into() };
+        capped.spill = Spill::NotSaved {
+            reason: "none".into(),
+        };
         assert_eq!(
             report(&capped),
             "Found 1 of 3 matches\n\na.rs\nLine 1: x\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)"
         );
-        capped.spill = Spill::Saved { locator: "/s/abc-grep-results.txt".into(), hint: "Hint.".into(), reused: false };
-        capped.partial = Some(Partial { paths: 1, first_error: "rg: x: denied".into() });
+        capped.spill = Spill::Saved {
+            locator: "/s/abc-grep-results.txt".into(),
+            hint: "Hint.".into(),
+            reused: false,
+        };
+        capped.partial = Some(Partial {
+            paths: 1,
+            first_error: "rg: x: denied".into(),
+        });
         assert_eq!(
             report(&capped),
             "Found 1 of 3 matches\n\na.rs\nLine 1: x\n\n(Full grep result stored at: /s/abc-grep-results.txt. Hint.)\n\n(1 path could not be searched; first error: rg: x: denied)"
         );
-        assert_eq!(complete(&capped), "Found 3 matches\n\na.rs\nLine 1: x\nLine 4: y\n\nb.rs\nLine 2: z");
+        assert_eq!(
+            complete(&capped),
+            "Found 3 matches\n\na.rs\nLine 1: x\nLine 4: y\n\nb.rs\nLine 2: z"
+        );
     }
 
     #[test]
@@ -195,14 +244,23 @@ mod tests {
             shown: 2,
             nothing_searched: false,
             partial: None,
-            spill: Spill::NotSaved { reason: "none".into() },
+            spill: Spill::NotSaved {
+                reason: "none".into(),
+            },
         };
         assert_eq!(
             report(&r),
             "a\nb\\nc\n\n(Showing 2 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)"
         );
-        r.spill = Spill::Saved { locator: "/s/x-glob-results.txt".into(), hint: "H.".into(), reused: true };
-        assert_eq!(report(&r), "a\nb\\nc\n\n(Showing 2 of 3 paths. Full sorted result stored at: /s/x-glob-results.txt. H.)");
+        r.spill = Spill::Saved {
+            locator: "/s/x-glob-results.txt".into(),
+            hint: "H.".into(),
+            reused: true,
+        };
+        assert_eq!(
+            report(&r),
+            "a\nb\\nc\n\n(Showing 2 of 3 paths. Full sorted result stored at: /s/x-glob-results.txt. H.)"
+        );
         assert_eq!(complete(&r), "a\nb\\nc\nd");
         r.items = Items::Glob(vec![]);
         r.total = 0;
@@ -212,7 +270,10 @@ mod tests {
 
     #[test]
     fn escapes_control_characters() {
-        assert_eq!(escape_path("a\tb\x1b[31m\u{9b}\u{7f}"), "a\\tb\\x1b[31m\\u{9b}\\x7f");
+        assert_eq!(
+            escape_path("a\tb\x1b[31m\u{9b}\u{7f}"),
+            "a\\tb\\x1b[31m\\u{9b}\\x7f"
+        );
         assert!(matches!(escape_path("plain é"), Cow::Borrowed(_)));
     }
 }

@@ -61,8 +61,27 @@ mod tests {
     #[test]
     fn hostile_strings_round_trip() {
         for s in [
-            "-e", "--files", "a b", "'", "''", "\"", "\\", "`id`", "$(id)", "${HOME}", "$HOME",
-            "a\nb", "*", "~", "!x", "a=b", "if", "; touch pwned", "ünï €", "\t", "%s",
+            "-e",
+            "--files",
+            "a b",
+            "'",
+            "''",
+            "\"",
+            "\\",
+            "`id`",
+            "$(id)",
+            "${HOME}",
+            "$HOME",
+            "a\nb",
+            "*",
+            "~",
+            "!x",
+            "a=b",
+            "if",
+            "; touch pwned",
+            "ünï €",
+            "\t",
+            "%s",
         ] {
             assert_eq!(through_sh(s), s.as_bytes(), "value {s:?}");
         }

@@ -292,7 +292,11 @@ fn reap(child: &mut Child, deadline: Instant) -> End {
         }
         Err(_) => {
             kill_group(child);
-            End::Exited(child.wait().unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)))
+            End::Exited(
+                child
+                    .wait()
+                    .unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)),
+            )
         }
     };
     // Anything rg or sh left running in the background (with its pipes
@@ -306,6 +310,33 @@ fn kill_group(child: &Child) {
     if let Ok(pid) = i32::try_from(child.id()) {
         // ESRCH (group already gone) is the normal case after a clean exit.
         let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+    }
+}
+
+/// The first line of `<rg> --version`, for `--explain`; `None` when rg
+/// cannot say within a second.
+pub fn version(rg: &str, workdir: &Path) -> Option<String> {
+    struct Collect(Vec<u8>);
+    impl Sink for Collect {
+        fn chunk(&mut self, bytes: &[u8]) {
+            self.0.extend_from_slice(bytes);
+        }
+    }
+    let script = format!("{} --version", super::quote::quote(rg).ok()?);
+    let mut out = Collect(Vec::new());
+    let spec = Spec {
+        script: &script,
+        workdir,
+        timeout: Duration::from_secs(1),
+        stdout_cap: 64 * 1024,
+    };
+    let raw = run(&spec, &mut out).ok()?;
+    match raw.end {
+        End::Exited(status) if status.success() => String::from_utf8_lossy(&out.0)
+            .lines()
+            .next()
+            .map(str::to_owned),
+        _ => None,
     }
 }
 

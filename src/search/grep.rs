@@ -157,11 +157,19 @@ mod tests {
             let files = sink.into_files();
             let got: Vec<(String, Vec<u64>)> = files
                 .iter()
-                .map(|f| (f.path.clone(), f.matches.iter().map(|m| m.line_number).collect()))
+                .map(|f| {
+                    (
+                        f.path.clone(),
+                        f.matches.iter().map(|m| m.line_number).collect(),
+                    )
+                })
                 .collect();
             assert_eq!(
                 got,
-                vec![("a.rs".to_owned(), vec![1]), ("b.rs".to_owned(), vec![2, 5, 9])],
+                vec![
+                    ("a.rs".to_owned(), vec![1]),
+                    ("b.rs".to_owned(), vec![2, 5, 9])
+                ],
                 "chunk size {size}"
             );
         }
@@ -173,6 +181,10 @@ mod tests {
         let mut sink = GrepSink::new(&w, 100);
         sink.chunk(b"\n{\"type\":\"begin\"}\n{oops\nmore junk\n");
         sink.finish();
-        assert!(sink.error().unwrap().starts_with("record 2: not a JSON record"));
+        assert!(
+            sink.error()
+                .unwrap()
+                .starts_with("record 2: not a JSON record")
+        );
     }
 }

@@ -84,7 +84,10 @@ pub fn run(request: &Request, settings: &Settings) -> Outcome {
                         .iter()
                         .map(|p| String::from_utf8_lossy(p).into_owned())
                         .collect();
-                    (Some(raw), verdict.map(|v| report(tool, Items::Glob(items), v, settings)))
+                    (
+                        Some(raw),
+                        verdict.map(|v| report(tool, Items::Glob(items), v, settings)),
+                    )
                 }
             }
         }
@@ -94,8 +97,13 @@ pub fn run(request: &Request, settings: &Settings) -> Outcome {
                 Err(e) => (None, Err(e)),
                 Ok(raw) => {
                     let malformed = sink.error().map(str::to_owned);
-                    let verdict =
-                        classify(tool, settings, &raw, sink.has_matches(), malformed.as_deref());
+                    let verdict = classify(
+                        tool,
+                        settings,
+                        &raw,
+                        sink.has_matches(),
+                        malformed.as_deref(),
+                    );
                     let items = Items::Grep(sink.into_files());
                     (Some(raw), verdict.map(|v| report(tool, items, v, settings)))
                 }
@@ -262,24 +270,17 @@ fn report(tool: Tool, items: Items, verdict: Verdict, settings: &Settings) -> Re
             settings.limits.grep_max_matches,
         ),
     };
-    let shown = total.min(cap);
-    let spill = if shown < total {
-        Spill::NotSaved {
-            reason: "no spill directory is configured".to_owned(),
-        }
-    } else {
-        Spill::NotNeeded
-    };
     Report {
         tool,
         items,
         total,
-        shown,
+        shown: total.min(cap),
         nothing_searched: verdict == Verdict::NothingSearched,
         partial: match verdict {
             Verdict::Partial(p) => Some(p),
             _ => None,
         },
-        spill,
+        // Saving is the caller's step: see `tool::call`.
+        spill: Spill::NotNeeded,
     }
 }

@@ -24,10 +24,6 @@ impl Workdir {
         }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// The displayed form of a path rg printed.
     pub fn display<'a>(&self, raw: &'a [u8]) -> Cow<'a, [u8]> {
         let path = Path::new(OsStr::from_bytes(raw));
@@ -37,7 +33,11 @@ impl Workdir {
         for base in std::iter::once(&self.path).chain(&self.canonical) {
             if let Ok(rest) = path.strip_prefix(base) {
                 let rest = rest.as_os_str().as_bytes();
-                return Cow::Owned(if rest.is_empty() { b".".to_vec() } else { rest.to_vec() });
+                return Cow::Owned(if rest.is_empty() {
+                    b".".to_vec()
+                } else {
+                    rest.to_vec()
+                });
             }
         }
         Cow::Borrowed(raw)
@@ -71,7 +71,10 @@ mod tests {
         assert_eq!(&*w.display(b"./src/a.rs"), b"./src/a.rs");
         assert_eq!(&*w.display(b"/nonexistent/work/src/a.rs"), b"src/a.rs");
         assert_eq!(&*w.display(b"/nonexistent/work"), b".");
-        assert_eq!(&*w.display(b"/nonexistent/workshop/a"), b"/nonexistent/workshop/a");
+        assert_eq!(
+            &*w.display(b"/nonexistent/workshop/a"),
+            b"/nonexistent/workshop/a"
+        );
         assert_eq!(&*w.display(b"/etc/hosts"), b"/etc/hosts");
     }
 

@@ -98,7 +98,11 @@ fn ceil_boundary(line: &[u8], i: usize) -> usize {
     while j < line.len() && j - i < 3 && is_continuation(line[j]) {
         j += 1;
     }
-    if j < line.len() && is_continuation(line[j]) { i } else { j }
+    if j < line.len() && is_continuation(line[j]) {
+        i
+    } else {
+        j
+    }
 }
 
 #[cfg(test)]
@@ -121,9 +125,15 @@ mod tests {
     #[test]
     fn cut_at_cap_on_char_boundary() {
         assert_eq!(p("abcdef\n", Some((0, 1)), 6), ("abcdef".into(), false));
-        assert_eq!(p("abcdefg\n", Some((0, 1)), 6), ("abcdef (line truncated)".into(), true));
+        assert_eq!(
+            p("abcdefg\n", Some((0, 1)), 6),
+            ("abcdef (line truncated)".into(), true)
+        );
         // 'é' is two bytes at offsets 5..7; a cap of 6 falls inside it.
-        assert_eq!(p("abcdeéz", Some((0, 1)), 6), ("abcde (line truncated)".into(), true));
+        assert_eq!(
+            p("abcdeéz", Some((0, 1)), 6),
+            ("abcde (line truncated)".into(), true)
+        );
     }
 
     #[test]
@@ -131,10 +141,16 @@ mod tests {
         let line = format!("{}NEEDLE{}", "a".repeat(50), "b".repeat(50));
         let (text, truncated) = p(&line, Some((50, 56)), 20);
         assert!(truncated);
-        assert_eq!(text, format!("…{}NEEDLE{} (line truncated)", "a".repeat(7), "b".repeat(7)));
+        assert_eq!(
+            text,
+            format!("…{}NEEDLE{} (line truncated)", "a".repeat(7), "b".repeat(7))
+        );
         // A match at the very end: the window ends at the line's end.
         let line = format!("{}END", "x".repeat(40));
-        assert_eq!(p(&line, Some((40, 43)), 10).0, "…xxxxxxxEND (line truncated)");
+        assert_eq!(
+            p(&line, Some((40, 43)), 10).0,
+            "…xxxxxxxEND (line truncated)"
+        );
         // A match longer than the cap: its start, cut at the cap.
         let line = format!("{}{}", "x".repeat(30), "M".repeat(30));
         assert_eq!(p(&line, Some((30, 60)), 5).0, "…MMMMM (line truncated)");

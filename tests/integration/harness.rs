@@ -9,7 +9,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 use assert_cmd::Command;
 use filetime::FileTime;
@@ -43,7 +43,10 @@ pub struct TestDir {
 
 impl TestDir {
     pub fn new() -> Self {
-        let dir = tempfile::Builder::new().prefix("dsh-test").tempdir().unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("dsh-test")
+            .tempdir()
+            .unwrap();
         fs::create_dir(dir.path().join(".git")).unwrap();
         Self {
             dir,
@@ -134,11 +137,3 @@ pub fn stdout(out: &Output) -> String {
 
 /// A fixed base time for mtimes: 2020-01-01T00:00:00Z.
 pub const T0: i64 = 1_577_836_800;
-
-/// Seconds since the epoch of a path's mtime (for debugging messages).
-pub fn mtime_of(path: &Path) -> u64 {
-    fs::metadata(path)
-        .and_then(|m| m.modified())
-        .map(|t| t.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs())
-        .unwrap_or(0)
-}

@@ -1,0 +1,161 @@
+//! `--explain`: a short account of one run for the person debugging it,
+//! written to stderr (never stdout, so the model-facing bytes stay the
+//! same with and without it).
+
+use std::fmt::Write as _;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+
+use crate::error::SearchError;
+use crate::request::Tool;
+use crate::rg::run::{End, RawRun};
+use crate::search::report::{Items, Report, Spill};
+use crate::settings::Settings;
+use crate::signals;
+
+/// The facts of one call, as `tool::call` saw them.
+pub struct Facts<'a> {
+    pub tool: Tool,
+    pub settings: &'a Settings,
+    pub script: &'a str,
+    pub rg_version: Option<&'a str>,
+    pub raw: Option<&'a RawRun>,
+    pub result: Result<&'a Report, &'a SearchError>,
+    pub exit: u8,
+}
+
+/// The account, one `label: value` per line.
+pub fn render(f: &Facts<'_>) -> String {
+    let s = f.settings;
+    let mut out = format!("dsh-search --explain: {}\n", f.tool);
+    let mut line = |label: &str, value: &str| {
+        let _ = writeln!(out, "  {label:<9} {value}");
+    };
+    line("sh -c:", f.script);
+    line("workdir:", &s.workdir.display().to_string());
+    line(
+        "rg:",
+        &format!("{} ({})", s.rg, f.rg_version.unwrap_or("version unknown")),
+    );
+    match f.raw {
+        None => line("run:", "rg was not started"),
+        Some(raw) => {
+            line("ended:", &ended(raw, s));
+            line(
+                "stdout:",
+                &format!(
+                    "{} bytes raw (cap {})",
+                    raw.stdout_bytes, s.limits.raw_output_max_bytes
+                ),
+            );
+            let stderr = raw.stderr.excerpt();
+            let stderr = if stderr.is_empty() {
+                "(empty)".to_owned()
+            } else {
+                stderr.replace('\n', "\n            ")
+            };
+            line("stderr:", &stderr);
+            line(
+                "elapsed:",
+                &format!("{:.1} ms", raw.elapsed.as_secs_f64() * 1000.0),
+            );
+        }
+    }
+    match f.result {
+        Ok(report) => {
+            line("results:", &counts(report, s));
+            line("spill:", &spill(&report.spill, s.spill_dir.as_deref()));
+            let limit = if report.truncated() {
+                match report.items {
+                    Items::Glob(_) => format!("--glob-max-results ({}) capped the page", s.limits.glob_max_results),
+                    Items::Grep(_) => format!("--grep-max-matches ({}) capped the page", s.limits.grep_max_matches),
+                }
+            } else {
+                "none".to_owned()
+            };
+            line("limit:", &limit);
+        }
+        Err(e) => {
+            let limit = match e {
+                SearchError::RawOutputOverflow { cap, .. } => {
+                    format!("--raw-output-max-bytes ({cap}) stopped the run")
+                }
+                SearchError::TimedOut { ms, .. } => format!("--timeout-ms ({ms}) stopped the run"),
+                SearchError::Interrupted { signal, .. } => format!("{signal} stopped the run"),
+                _ => "none".to_owned(),
+            };
+            line("limit:", &limit);
+            line("error:", e.code().as_str());
+        }
+    }
+    line("exit:", &f.exit.to_string());
+    out
+}
+
+fn ended(raw: &RawRun, s: &Settings) -> String {
+    match raw.end {
+        End::Exited(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => format!("rg exited with status {code}"),
+            (None, Some(sig)) => format!("rg was killed by signal {sig}"),
+            (None, None) => "rg ended".to_owned(),
+        },
+        End::Overflow => format!(
+            "stopped: raw output passed {} bytes; the process group was killed",
+            s.limits.raw_output_max_bytes
+        ),
+        End::TimedOut => format!(
+            "stopped: {} ms passed; the process group was killed",
+            s.timeout_ms
+        ),
+        End::Interrupted(sig) => format!(
+            "stopped: dsh-search got {}; the process group was killed",
+            signals::name(sig)
+        ),
+    }
+}
+
+fn counts(r: &Report, s: &Settings) -> String {
+    match &r.items {
+        Items::Glob(_) => format!(
+            "{} paths seen, {} shown (--glob-max-results {})",
+            r.total, r.shown, s.limits.glob_max_results
+        ),
+        Items::Grep(_) => {
+            let cut = r
+                .grep_page()
+                .iter()
+                .flat_map(|(_, m)| m.iter())
+                .filter(|m| m.line_truncated)
+                .count();
+            format!(
+                "{} matches in {} files seen, {} shown (--grep-max-matches {}); {} shown previews cut at {} bytes",
+                r.total,
+                r.total_files(),
+                r.shown,
+                s.limits.grep_max_matches,
+                cut,
+                s.limits.grep_max_line_bytes
+            )
+        }
+    }
+}
+
+fn spill(spill: &Spill, dir: Option<&Path>) -> String {
+    match spill {
+        Spill::NotNeeded => "not needed (the result fit inline)".to_owned(),
+        Spill::Saved {
+            locator,
+            reused: false,
+            ..
+        } => format!("saved to {}", locator.display()),
+        Spill::Saved {
+            locator,
+            reused: true,
+            ..
+        } => format!("reused the identical {}", locator.display()),
+        Spill::NotSaved { reason } => match dir {
+            Some(dir) => format!("not saved in {}: {reason}", dir.display()),
+            None => format!("not saved: {reason}"),
+        },
+    }
+}

@@ -1,0 +1,139 @@
+//! The spill store (SPEC §5): the complete result of a capped search, saved
+//! under a name derived from its content.
+//!
+//! `<dir>/<12 hex of SHA-256>-<tool>-results.txt`: the same result always
+//! gets the same locator, and an identical file already there is reused.
+//! The directory is created with mode 0700, the file with 0600. The content
+//! goes to a fresh temp file in the same directory (created exclusively, so
+//! never through a planted symlink) and is linked into place only if the
+//! final name is free, so a reader never sees half a file and nothing is
+//! ever written through a symlink at the final name. Any failure leaves no
+//! temp file behind and is reported as a reason, never as an error.
+
+use std::fmt::Write as _;
+use std::fs::{self, DirBuilder};
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::request::Tool;
+
+/// The retrieval hint printed after a locator unless `--spill-hint` says otherwise.
+pub const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
+
+/// A saved result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saved {
+    /// Absolute path of the file.
+    pub locator: PathBuf,
+    /// The identical file was already there.
+    pub reused: bool,
+}
+
+/// The file name `content` is saved under.
+pub fn file_name(tool: Tool, content: &str) -> String {
+    let digest = Sha256::digest(content.as_bytes());
+    let mut hex = String::with_capacity(12);
+    for byte in &digest[..6] {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    format!("{hex}-{tool}-results.txt")
+}
+
+/// Save `content` in `dir`. The error is a sentence saying why not.
+pub fn save(dir: &Path, tool: Tool, content: &str) -> Result<Saved, String> {
+    let describe = |what: &str, e: io::Error| format!("{what} {}: {e}", dir.display());
+    DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| describe("cannot create the spill directory", e))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| describe("cannot resolve the spill directory", e))?;
+    let target = dir.join(file_name(tool, content));
+    if is_our_file(&target, content) {
+        return Ok(Saved {
+            locator: target,
+            reused: true,
+        });
+    }
+    let mut temp = tempfile::Builder::new()
+        .prefix(".dsh-search-")
+        .suffix(".tmp")
+        .permissions(fs::Permissions::from_mode(0o600))
+        .tempfile_in(&dir)
+        .map_err(|e| describe("cannot write in the spill directory", e))?;
+    temp.write_all(content.as_bytes())
+        .and_then(|()| temp.flush())
+        .map_err(|e| describe("cannot write in the spill directory", e))?;
+    match temp.persist_noclobber(&target) {
+        Ok(_) => Ok(Saved {
+            locator: target,
+            reused: false,
+        }),
+        // Another dsh-search saved the same result first: equally good.
+        Err(_) if is_our_file(&target, content) => Ok(Saved {
+            locator: target,
+            reused: true,
+        }),
+        Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Err(format!(
+            "{} is taken by something that is not this result",
+            target.display()
+        )),
+        Err(e) => Err(format!("cannot save {}: {}", target.display(), e.error)),
+    }
+}
+
+/// A regular file (not a symlink) at `path` holding exactly `content`.
+fn is_our_file(path: &Path, content: &str) -> bool {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_file() && meta.len() == content.len() as u64 => {
+            fs::read(path).is_ok_and(|bytes| bytes == content.as_bytes())
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_is_content_hash() {
+        let name = file_name(Tool::Glob, "a\nb");
+        assert_eq!(name.len(), 12 + "-glob-results.txt".len());
+        assert!(name.ends_with("-glob-results.txt"));
+        assert_eq!(name, file_name(Tool::Glob, "a\nb"));
+        assert_ne!(name, file_name(Tool::Glob, "a\nc"));
+        assert!(file_name(Tool::Grep, "").starts_with("e3b0c44298fc-grep"));
+    }
+
+    #[test]
+    fn saves_then_reuses() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = dir.path().join("a/b");
+        let first = save(&spill, Tool::Grep, "content").unwrap();
+        assert!(!first.reused);
+        assert_eq!(fs::read_to_string(&first.locator).unwrap(), "content");
+        let mode = fs::metadata(&first.locator).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let dir_mode = fs::metadata(&spill).unwrap().permissions().mode() & 0o777;
+        assert_eq!(dir_mode, 0o700);
+        let second = save(&spill, Tool::Grep, "content").unwrap();
+        assert_eq!(
+            second,
+            Saved {
+                locator: first.locator,
+                reused: true
+            }
+        );
+        assert_eq!(
+            fs::read_dir(&spill).unwrap().count(),
+            1,
+            "no temp files left"
+        );
+    }
+}
