@@ -196,6 +196,46 @@ pub enum Command {
         #[arg(long, value_name = "GLOB", allow_hyphen_values = true)]
         include: Option<String>,
     },
+    /// Run a tool with its arguments as one JSON object, as a model
+    /// produced them: {"pattern": ..., "path": ..., "include": ...}
+    Call {
+        /// The tool to run
+        #[arg(value_enum, value_name = "TOOL")]
+        tool: ToolArg,
+        /// The arguments as a JSON object; `-` or nothing reads them from stdin
+        #[arg(value_name = "ARGS_JSON", allow_hyphen_values = true)]
+        args: Option<String>,
+    },
+    /// Print both tools' definitions (description, JSON Schema of the
+    /// arguments, prompt guidance) as one JSON document
+    Schema,
+    /// Serve both tools over the Model Context Protocol on stdin/stdout
+    /// (newline-delimited JSON-RPC 2.0)
+    Mcp,
+    /// Write man pages and shell completions (for packagers and the repo)
+    #[command(hide = true)]
+    Generate {
+        /// Directory that receives man/ and completions/
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ToolArg {
+    /// Files whose paths match a glob
+    Glob,
+    /// Lines matching a regex
+    Grep,
+}
+
+impl From<ToolArg> for Tool {
+    fn from(t: ToolArg) -> Self {
+        match t {
+            ToolArg::Glob => Tool::Glob,
+            ToolArg::Grep => Tool::Grep,
+        }
+    }
 }
 
 impl GlobalArgs {
@@ -229,23 +269,51 @@ impl GlobalArgs {
     }
 }
 
-impl Command {
-    pub fn tool(&self) -> Tool {
-        match self {
-            Self::Glob { .. } => Tool::Glob,
-            Self::Grep { .. } => Tool::Grep,
-        }
-    }
+/// What `main` is asked to do, with clap's types left behind.
+pub enum Action {
+    /// Run one tool call (`glob`, `grep`, or `call` once its JSON is read).
+    Tool(Tool, Input),
+    Schema,
+    Mcp,
+    /// Write man pages and completions under this directory.
+    Generate(PathBuf),
+}
 
-    pub fn request(self) -> Result<Request, ArgumentError> {
-        Ok(match self {
-            Self::Glob { pattern, path } => Request::Glob(GlobRequest::new(pattern, path)?),
+/// The clap definition, for the generator.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
+/// Where a tool call's arguments come from.
+pub enum Input {
+    /// Already validated from argv.
+    Argv(Result<Request, ArgumentError>),
+    /// A JSON object on the command line, or `None` for stdin.
+    Json(Option<String>),
+}
+
+impl Command {
+    pub fn action(self) -> Action {
+        match self {
+            Self::Glob { pattern, path } => Action::Tool(
+                Tool::Glob,
+                Input::Argv(GlobRequest::new(pattern, path).map(Request::Glob)),
+            ),
             Self::Grep {
                 pattern,
                 path,
                 include,
-            } => Request::Grep(GrepRequest::new(pattern, path, include)?),
-        })
+            } => Action::Tool(
+                Tool::Grep,
+                Input::Argv(GrepRequest::new(pattern, path, include).map(Request::Grep)),
+            ),
+            Self::Call { tool, args } => {
+                Action::Tool(tool.into(), Input::Json(args.filter(|a| a != "-")))
+            }
+            Self::Schema => Action::Schema,
+            Self::Mcp => Action::Mcp,
+            Self::Generate { out_dir } => Action::Generate(out_dir),
+        }
     }
 }
 

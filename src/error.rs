@@ -179,6 +179,8 @@ pub enum SearchError {
     TimedOut { tool: Tool, ms: u64 },
     #[error("{tool} was interrupted by {signal}; the search was stopped.")]
     Interrupted { tool: Tool, signal: &'static str },
+    #[error("{tool} was cancelled by the client; the search was stopped.")]
+    Cancelled { tool: Tool },
 }
 
 impl SearchError {
@@ -195,7 +197,9 @@ impl SearchError {
             | Self::RgFailed { .. }
             | Self::MalformedOutput { .. } => ErrorCode::SearchFailed,
             Self::RawOutputOverflow { .. } => ErrorCode::SearchRawOutputOverflow,
-            Self::TimedOut { .. } | Self::Interrupted { .. } => ErrorCode::SearchAborted,
+            Self::TimedOut { .. } | Self::Interrupted { .. } | Self::Cancelled { .. } => {
+                ErrorCode::SearchAborted
+            }
         }
     }
 }

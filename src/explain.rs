@@ -67,8 +67,14 @@ pub fn render(f: &Facts<'_>) -> String {
             line("spill:", &spill(&report.spill, s.spill_dir.as_deref()));
             let limit = if report.truncated() {
                 match report.items {
-                    Items::Glob(_) => format!("--glob-max-results ({}) capped the page", s.limits.glob_max_results),
-                    Items::Grep(_) => format!("--grep-max-matches ({}) capped the page", s.limits.grep_max_matches),
+                    Items::Glob(_) => format!(
+                        "--glob-max-results ({}) capped the page",
+                        s.limits.glob_max_results
+                    ),
+                    Items::Grep(_) => format!(
+                        "--grep-max-matches ({}) capped the page",
+                        s.limits.grep_max_matches
+                    ),
                 }
             } else {
                 "none".to_owned()
@@ -82,6 +88,9 @@ pub fn render(f: &Facts<'_>) -> String {
                 }
                 SearchError::TimedOut { ms, .. } => format!("--timeout-ms ({ms}) stopped the run"),
                 SearchError::Interrupted { signal, .. } => format!("{signal} stopped the run"),
+                SearchError::Cancelled { .. } => {
+                    "the client's cancellation stopped the run".to_owned()
+                }
                 _ => "none".to_owned(),
             };
             line("limit:", &limit);
@@ -107,6 +116,7 @@ fn ended(raw: &RawRun, s: &Settings) -> String {
             "stopped: {} ms passed; the process group was killed",
             s.timeout_ms
         ),
+        End::Cancelled => "stopped: the client cancelled; the process group was killed".to_owned(),
         End::Interrupted(sig) => format!(
             "stopped: dsh-search got {}; the process group was killed",
             signals::name(sig)

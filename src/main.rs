@@ -1,12 +1,16 @@
 //! dsh-search: parse the command line, run one tool call, print what the
 //! renderer returned, exit with the code of SPEC §6. Nothing else.
 
+mod call;
 mod cli;
 mod error;
 mod explain;
+mod generate;
+mod mcp;
 mod render;
 mod request;
 mod rg;
+mod schema;
 mod search;
 mod settings;
 mod signals;
@@ -20,6 +24,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::error::ErrorKind;
 
+use crate::cli::{Action, Input};
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = match cli::Cli::try_parse_from(&args) {
@@ -28,13 +34,36 @@ fn main() -> ExitCode {
     };
     signals::install();
     let settings = cli.global.settings();
-    let tool = cli.command.tool();
-    let response = tool::call(tool, cli.command.request(), &settings);
-    if let Some(explain) = &response.explain {
-        eprint!("{explain}");
+    match cli.command.action() {
+        Action::Tool(tool, input) => {
+            let request = match input {
+                Input::Argv(request) => request,
+                Input::Json(given) => call::read(given).and_then(|text| call::parse(tool, &text)),
+            };
+            let response = tool::call(tool, request, &settings, None);
+            if let Some(explain) = &response.explain {
+                eprint!("{explain}");
+            }
+            print(&response.stdout(settings.format));
+            ExitCode::from(response.exit)
+        }
+        Action::Schema => {
+            let document = schema::document(&settings);
+            print(&format!("{document:#}\n"));
+            ExitCode::SUCCESS
+        }
+        Action::Mcp => ExitCode::from(mcp::serve(&settings)),
+        Action::Generate(dir) => match generate::write_all(&cli::command(), &dir) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!(
+                    "dsh-search generate: cannot write under {}: {e}",
+                    dir.display()
+                );
+                ExitCode::FAILURE
+            }
+        },
     }
-    print(&response.stdout(settings.format));
-    ExitCode::from(response.exit)
 }
 
 /// clap could not parse the command line. `--help` and `--version` print

@@ -2,13 +2,15 @@
 //! spill → the rendered response. argv, `call` and MCP all come through
 //! [`call`], so no rule exists twice.
 
+use std::sync::atomic::AtomicBool;
+
 use serde_json::Value;
 
 use crate::error::{ArgumentError, EXIT_EMPTY, EXIT_RESULTS, Error};
 use crate::explain;
 use crate::render;
-use crate::rg::run;
 use crate::request::{Request, Tool};
+use crate::rg::run;
 use crate::search::{self, report::Report, report::Spill};
 use crate::settings::{Format, Settings};
 use crate::spill;
@@ -48,13 +50,18 @@ impl Response {
 }
 
 /// Run one call of `tool`. `request` is `Err` when its arguments broke a
-/// rule of SPEC §3.
-pub fn call(tool: Tool, request: Result<Request, ArgumentError>, settings: &Settings) -> Response {
+/// rule of SPEC §3; setting `cancel` stops the search.
+pub fn call(
+    tool: Tool,
+    request: Result<Request, ArgumentError>,
+    settings: &Settings,
+    cancel: Option<&AtomicBool>,
+) -> Response {
     let request = match request {
         Ok(r) => r,
         Err(e) => return Response::failure(Some(tool), &Error::from(e)),
     };
-    let mut outcome = search::run(&request, settings);
+    let mut outcome = search::run(&request, settings, cancel);
     if let Ok(report) = &mut outcome.result {
         if report.truncated() {
             report.spill = save(report, settings);

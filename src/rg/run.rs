@@ -15,6 +15,7 @@ use std::io::{self, Read};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -24,8 +25,9 @@ use wait_timeout::ChildExt;
 
 use crate::signals;
 
-/// How often the waiting thread looks for a pending signal. Pipe events wake
-/// it at once; this only bounds how long a Ctrl-C waits to be noticed.
+/// How often the waiting thread looks for a pending signal or cancellation.
+/// Pipe events wake it at once; this only bounds how long a Ctrl-C or a
+/// cancellation waits to be noticed.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 /// Bytes of rg's stderr kept from its start (where rg puts pattern errors).
 const STDERR_HEAD: usize = 6 * 1024;
@@ -48,6 +50,8 @@ pub struct Spec<'a> {
     pub timeout: Duration,
     /// rg stdout bytes the sink may receive; one more byte is an overflow.
     pub stdout_cap: u64,
+    /// Set by another thread to stop the run (an MCP client's cancellation).
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// How the run ended.
@@ -61,6 +65,8 @@ pub enum End {
     TimedOut,
     /// dsh-search got this signal; the group was killed.
     Interrupted(i32),
+    /// The caller cancelled the run; the group was killed.
+    Cancelled,
 }
 
 /// The facts of one run.
@@ -238,7 +244,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
             kept
         });
 
-        let end = wait(&mut child, &rx, deadline);
+        let end = wait(&mut child, &rx, deadline, spec.cancel);
         // Readers finish once every writer in the group is gone; after a
         // kill that is at once.
         let stdout_bytes = out.join().unwrap_or(0);
@@ -253,11 +259,19 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
     })
 }
 
-fn wait(child: &mut Child, rx: &mpsc::Receiver<Event>, deadline: Instant) -> End {
+fn wait(
+    child: &mut Child,
+    rx: &mpsc::Receiver<Event>,
+    deadline: Instant,
+    cancel: Option<&AtomicBool>,
+) -> End {
     let mut open_pipes = 2;
     let stop = loop {
         if let Some(signal) = signals::pending() {
             break End::Interrupted(signal);
+        }
+        if cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
+            break End::Cancelled;
         }
         let now = Instant::now();
         if now >= deadline {
@@ -329,6 +343,7 @@ pub fn version(rg: &str, workdir: &Path) -> Option<String> {
         workdir,
         timeout: Duration::from_secs(1),
         stdout_cap: 64 * 1024,
+        cancel: None,
     };
     let raw = run(&spec, &mut out).ok()?;
     match raw.end {

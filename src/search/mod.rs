@@ -10,6 +10,7 @@ pub mod report;
 
 use std::io;
 use std::os::unix::process::ExitStatusExt;
+use std::sync::atomic::AtomicBool;
 
 use crate::error::SearchError;
 use crate::request::{Request, Tool};
@@ -35,8 +36,8 @@ pub struct Outcome {
     pub raw: Option<RawRun>,
 }
 
-/// Run `request` under `settings`.
-pub fn run(request: &Request, settings: &Settings) -> Outcome {
+/// Run `request` under `settings`; setting `cancel` stops it.
+pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) -> Outcome {
     let tool = request.tool();
     let script = match request {
         Request::Glob(r) => command::glob_script(&settings.rg, &r.pattern, r.path.as_deref()),
@@ -71,6 +72,7 @@ pub fn run(request: &Request, settings: &Settings) -> Outcome {
         workdir: &settings.workdir,
         timeout: settings.timeout(),
         stdout_cap: settings.limits.raw_output_max_bytes,
+        cancel,
     };
     let (raw, result) = match request {
         Request::Glob(_) => {
@@ -187,6 +189,7 @@ fn classify(
                 signal: signals::name(signal),
             });
         }
+        End::Cancelled => return Err(SearchError::Cancelled { tool }),
         End::TimedOut => {
             return Err(SearchError::TimedOut {
                 tool,

@@ -1,0 +1,195 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'dsh-search'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'dsh-search' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (a name looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'List lines matching a regex, grouped by file (ignore files and hidden-file rules apply, as in rg)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print both tools'' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write man pages and shell completions (for packagers and the repo)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'dsh-search;glob' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (a name looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'dsh-search;grep' {
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}''')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (a name looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'dsh-search;call' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (a name looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'dsh-search;schema' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (a name looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'dsh-search;mcp' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (a name looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'dsh-search;generate' {
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory that receives man/ and completions/')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (a name looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'dsh-search;help' {
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'List lines matching a regex, grouped by file (ignore files and hidden-file rules apply, as in rg)')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print both tools'' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write man pages and shell completions (for packagers and the repo)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'dsh-search;help;glob' {
+            break
+        }
+        'dsh-search;help;grep' {
+            break
+        }
+        'dsh-search;help;call' {
+            break
+        }
+        'dsh-search;help;schema' {
+            break
+        }
+        'dsh-search;help;mcp' {
+            break
+        }
+        'dsh-search;help;generate' {
+            break
+        }
+        'dsh-search;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,175 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[dsh-search] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'dsh-search'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'dsh-search'= {
+            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --glob-max-results 'Paths one glob shows inline'
+            cand --grep-max-matches 'Matched lines one grep shows inline'
+            cand --grep-max-line-bytes 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"'
+            cand --raw-output-max-bytes 'Bytes of raw rg output one search may parse; more fails with exit 5'
+            cand --timeout-ms 'Milliseconds one search may take; longer fails with exit 6'
+            cand --rg 'The ripgrep executable (a name looked up on PATH, or a path)'
+            cand --format 'Output: model-facing text, or one JSON object'
+            cand --spill-dir 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]'
+            cand --spill-hint 'The retrieval hint printed after a spill file''s path'
+            cand --glob-sort 'Order of glob results; ties are broken by path'
+            cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand glob 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)'
+            cand grep 'List lines matching a regex, grouped by file (ignore files and hidden-file rules apply, as in rg)'
+            cand call 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}'
+            cand schema 'Print both tools'' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document'
+            cand mcp 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)'
+            cand generate 'Write man pages and shell completions (for packagers and the repo)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'dsh-search;glob'= {
+            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --glob-max-results 'Paths one glob shows inline'
+            cand --grep-max-matches 'Matched lines one grep shows inline'
+            cand --grep-max-line-bytes 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"'
+            cand --raw-output-max-bytes 'Bytes of raw rg output one search may parse; more fails with exit 5'
+            cand --timeout-ms 'Milliseconds one search may take; longer fails with exit 6'
+            cand --rg 'The ripgrep executable (a name looked up on PATH, or a path)'
+            cand --format 'Output: model-facing text, or one JSON object'
+            cand --spill-dir 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]'
+            cand --spill-hint 'The retrieval hint printed after a spill file''s path'
+            cand --glob-sort 'Order of glob results; ties are broken by path'
+            cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'dsh-search;grep'= {
+            cand --include 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}'''
+            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --glob-max-results 'Paths one glob shows inline'
+            cand --grep-max-matches 'Matched lines one grep shows inline'
+            cand --grep-max-line-bytes 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"'
+            cand --raw-output-max-bytes 'Bytes of raw rg output one search may parse; more fails with exit 5'
+            cand --timeout-ms 'Milliseconds one search may take; longer fails with exit 6'
+            cand --rg 'The ripgrep executable (a name looked up on PATH, or a path)'
+            cand --format 'Output: model-facing text, or one JSON object'
+            cand --spill-dir 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]'
+            cand --spill-hint 'The retrieval hint printed after a spill file''s path'
+            cand --glob-sort 'Order of glob results; ties are broken by path'
+            cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'dsh-search;call'= {
+            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --glob-max-results 'Paths one glob shows inline'
+            cand --grep-max-matches 'Matched lines one grep shows inline'
+            cand --grep-max-line-bytes 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"'
+            cand --raw-output-max-bytes 'Bytes of raw rg output one search may parse; more fails with exit 5'
+            cand --timeout-ms 'Milliseconds one search may take; longer fails with exit 6'
+            cand --rg 'The ripgrep executable (a name looked up on PATH, or a path)'
+            cand --format 'Output: model-facing text, or one JSON object'
+            cand --spill-dir 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]'
+            cand --spill-hint 'The retrieval hint printed after a spill file''s path'
+            cand --glob-sort 'Order of glob results; ties are broken by path'
+            cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'dsh-search;schema'= {
+            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --glob-max-results 'Paths one glob shows inline'
+            cand --grep-max-matches 'Matched lines one grep shows inline'
+            cand --grep-max-line-bytes 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"'
+            cand --raw-output-max-bytes 'Bytes of raw rg output one search may parse; more fails with exit 5'
+            cand --timeout-ms 'Milliseconds one search may take; longer fails with exit 6'
+            cand --rg 'The ripgrep executable (a name looked up on PATH, or a path)'
+            cand --format 'Output: model-facing text, or one JSON object'
+            cand --spill-dir 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]'
+            cand --spill-hint 'The retrieval hint printed after a spill file''s path'
+            cand --glob-sort 'Order of glob results; ties are broken by path'
+            cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'dsh-search;mcp'= {
+            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --glob-max-results 'Paths one glob shows inline'
+            cand --grep-max-matches 'Matched lines one grep shows inline'
+            cand --grep-max-line-bytes 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"'
+            cand --raw-output-max-bytes 'Bytes of raw rg output one search may parse; more fails with exit 5'
+            cand --timeout-ms 'Milliseconds one search may take; longer fails with exit 6'
+            cand --rg 'The ripgrep executable (a name looked up on PATH, or a path)'
+            cand --format 'Output: model-facing text, or one JSON object'
+            cand --spill-dir 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]'
+            cand --spill-hint 'The retrieval hint printed after a spill file''s path'
+            cand --glob-sort 'Order of glob results; ties are broken by path'
+            cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'dsh-search;generate'= {
+            cand --out-dir 'Directory that receives man/ and completions/'
+            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
+            cand --glob-max-results 'Paths one glob shows inline'
+            cand --grep-max-matches 'Matched lines one grep shows inline'
+            cand --grep-max-line-bytes 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"'
+            cand --raw-output-max-bytes 'Bytes of raw rg output one search may parse; more fails with exit 5'
+            cand --timeout-ms 'Milliseconds one search may take; longer fails with exit 6'
+            cand --rg 'The ripgrep executable (a name looked up on PATH, or a path)'
+            cand --format 'Output: model-facing text, or one JSON object'
+            cand --spill-dir 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]'
+            cand --spill-hint 'The retrieval hint printed after a spill file''s path'
+            cand --glob-sort 'Order of glob results; ties are broken by path'
+            cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'dsh-search;help'= {
+            cand glob 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)'
+            cand grep 'List lines matching a regex, grouped by file (ignore files and hidden-file rules apply, as in rg)'
+            cand call 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}'
+            cand schema 'Print both tools'' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document'
+            cand mcp 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)'
+            cand generate 'Write man pages and shell completions (for packagers and the repo)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'dsh-search;help;glob'= {
+        }
+        &'dsh-search;help;grep'= {
+        }
+        &'dsh-search;help;call'= {
+        }
+        &'dsh-search;help;schema'= {
+        }
+        &'dsh-search;help;mcp'= {
+        }
+        &'dsh-search;help;generate'= {
+        }
+        &'dsh-search;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

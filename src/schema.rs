@@ -1,0 +1,109 @@
+//! The tool definitions: names, descriptions (stating the active caps),
+//! argument JSON Schemas and the prompt guidance. The one source for
+//! `dsh-search schema` and the MCP server's `tools/list` and
+//! `instructions`, so the two can never disagree.
+
+use serde_json::{Value, json};
+
+use crate::request::Tool;
+use crate::settings::{GlobSort, Settings};
+
+/// The seed's "Glob guidance", verbatim.
+pub const GLOB_GUIDANCE: &str = "Use the glob tool — not shell find or ls — to discover files by path pattern. Results are sorted by modification time and include hidden and ignored files.";
+/// The seed's "Grep guidance", verbatim.
+pub const GREP_GUIDANCE: &str = "Use the grep tool — not shell grep or rg — to search file contents. Use read on a matched file when you need surrounding context.";
+
+pub const TOOLS: [Tool; 2] = [Tool::Glob, Tool::Grep];
+
+/// Both guidance texts, as one system-prompt section.
+pub fn instructions() -> String {
+    format!("{GLOB_GUIDANCE}\n\n{GREP_GUIDANCE}")
+}
+
+pub fn guidance(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Glob => GLOB_GUIDANCE,
+        Tool::Grep => GREP_GUIDANCE,
+    }
+}
+
+/// The model-facing description, with the caps in force.
+pub fn description(tool: Tool, settings: &Settings) -> String {
+    let l = &settings.limits;
+    match tool {
+        Tool::Glob => {
+            let order = match settings.glob_sort {
+                GlobSort::Newest => "newest first by modification time",
+                GlobSort::Oldest => "oldest first by modification time",
+                GlobSort::Path => "in path order",
+            };
+            format!(
+                "Find files whose paths match a glob pattern (ripgrep glob syntax, such as **/*.rs or src/**/*.ts). \
+                 Searches the workdir, or the directory given as path. Hidden and ignored files are included; \
+                 VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are skipped. Returns one path per line, {order}, \
+                 at most {} paths; a longer result ends with a note that says where the complete list is stored.",
+                l.glob_max_results
+            )
+        }
+        Tool::Grep => format!(
+            "Search file contents with a ripgrep regex. path is an optional file or directory; include is ONE \
+             glob filter on file names (such as *.rs or *.{{ts,tsx}}; no comma lists, no ! negation). \
+             .gitignore rules apply and hidden files are skipped. Returns matching lines grouped by file as \
+             \"Line N: text\", files in path order, at most {} matching lines, each cut at {} bytes; a longer \
+             result ends with a note that says where the complete result is stored.",
+            l.grep_max_matches, l.grep_max_line_bytes
+        ),
+    }
+}
+
+/// The JSON Schema of a tool's arguments.
+pub fn input_schema(tool: Tool) -> Value {
+    let mut properties = json!({
+        "pattern": {
+            "type": "string",
+            "description": match tool {
+                Tool::Glob => "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
+                Tool::Grep => "Ripgrep regex searched for in file contents, such as fn\\s+main",
+            }
+        },
+        "path": {
+            "type": "string",
+            "description": match tool {
+                Tool::Glob => "Directory to search; omit to search the workdir",
+                Tool::Grep => "File or directory to search; omit to search the workdir",
+            }
+        }
+    });
+    if tool == Tool::Grep {
+        properties["include"] = json!({
+            "type": "string",
+            "description": "One glob that file names must match, such as *.rs or *.{ts,tsx}"
+        });
+    }
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["pattern"],
+        "additionalProperties": false
+    })
+}
+
+/// `dsh-search schema`: both tools, in the shape documented in the README.
+pub fn document(settings: &Settings) -> Value {
+    let tools: Vec<Value> = TOOLS
+        .iter()
+        .map(|&tool| {
+            json!({
+                "name": tool.as_str(),
+                "description": description(tool, settings),
+                "input_schema": input_schema(tool),
+                "guidance": guidance(tool),
+            })
+        })
+        .collect();
+    json!({
+        "version": 1,
+        "tools": tools,
+        "instructions": instructions(),
+    })
+}
