@@ -1,6 +1,7 @@
 //! The command line, as clap derive types. Doc comments here ARE the
-//! `--help` text. No behaviour: [`Cli::into_parts`] hands plain values to
-//! `settings` and `request`, and nothing else in the crate sees clap.
+//! `--help` text and the man pages. No behaviour: [`Command::action`] and
+//! [`GlobalArgs::settings`] hand plain values to the rest of the crate, and
+//! nothing else (but the generator) sees clap.
 
 use std::ffi::OsString;
 use std::num::{NonZeroU64, NonZeroUsize};
@@ -13,20 +14,64 @@ use crate::request::{GlobRequest, GrepRequest, Request, Tool};
 use crate::settings::{self, Format, GlobSort, Limits, Settings};
 use crate::spill::DEFAULT_HINT;
 
-const EXAMPLES: &str = "\
-Examples:
+const EXAMPLES: &str = r"Examples:
   Find Rust files, newest first:
     dsh-search glob '**/*.rs'
-  Search TypeScript sources for a function:
-    dsh-search grep 'function \\w+Handler' src --include '*.{ts,tsx}'
+  Search TypeScript sources for a function, only in .ts and .tsx files:
+    dsh-search grep 'function \w+Handler' src --include '*.{ts,tsx}'
   A pattern that starts with a dash goes after `--`:
     dsh-search grep -- '-->' docs
-  Search another directory and list paths by name:
-    dsh-search -C ~/project --glob-sort path glob '*.md'
+  One JSON object instead of text:
+    dsh-search --format json grep TODO
+  Keep complete results of capped searches, and see how a search ran:
+    dsh-search --spill-dir ~/.cache/dsh-search --explain glob '**/*'
+  Serve both tools to an agent over MCP:
+    dsh-search mcp
 
 Exit status: 0 results, 1 nothing found, 2 usage or argument error,
 3 pattern rejected by ripgrep, 4 search failed, 5 raw output over the cap,
 6 timed out or interrupted.";
+
+const GLOB_EXAMPLES: &str = r"Rules: hidden and ignored files are listed; .git, .svn, .hg, .bzr, .jj and .sl
+directories never are. The complete list is ordered (--glob-sort) before it is
+capped (--glob-max-results); a capped list ends with a note saying where the
+complete list was saved (--spill-dir) or that it could not be.
+
+Examples:
+  Rust files anywhere, newest first:
+    dsh-search glob '**/*.rs'
+  Markdown files under docs/, by path:
+    dsh-search --glob-sort path glob '*.md' docs
+  A directory whose name starts with a dash:
+    dsh-search glob '*.txt' -- -notes";
+
+const GREP_EXAMPLES: &str = r"Rules: .gitignore and hidden-file rules apply, as in rg. Matches are grouped by
+file, files in path order, lines by number; a line counts once however often
+it matches. Previews are cut at --grep-max-line-bytes; when the match lies
+beyond the cut, the preview is a window around it. If rg could not read some
+paths but found matches, the matches are shown with a note.
+
+Examples:
+  Where a function is defined:
+    dsh-search grep 'fn\s+parse_args'
+  Only in TypeScript files under src/:
+    dsh-search grep 'useEffect\(' src --include '*.{ts,tsx}'
+  A pattern that starts with a dash:
+    dsh-search grep -- '--no-config'
+  The same search as JSON:
+    dsh-search --format json grep 'TODO|FIXME'";
+
+const CALL_EXAMPLES: &str = r#"Examples:
+  dsh-search call glob '{"pattern": "**/*.rs"}'
+  echo '{"pattern": "fn main", "include": "*.rs"}' | dsh-search call grep -
+
+Output, exit status and JSON envelope are those of the same glob/grep call."#;
+
+const MCP_EXAMPLES: &str = r"Register with an MCP client, e.g. Claude Code:
+  claude mcp add dsh-search -- dsh-search --spill-dir ~/.cache/dsh-search mcp
+
+Global options given here (caps, --spill-dir, --timeout-ms, -C) apply to every
+call. Protocol messages go to stdout; diagnostics (and --explain) to stderr.";
 
 /// Bounded, deterministic file discovery for AI agents, backed by ripgrep.
 ///
@@ -175,6 +220,7 @@ pub enum GlobSortArg {
 pub enum Command {
     /// List files whose paths match a glob (hidden and ignored files
     /// included, VCS directories such as .git excluded)
+    #[command(after_long_help = GLOB_EXAMPLES)]
     Glob {
         /// A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'
         #[arg(value_name = "PATTERN")]
@@ -185,6 +231,7 @@ pub enum Command {
     },
     /// List lines matching a regex, grouped by file (ignore files and
     /// hidden-file rules apply, as in rg)
+    #[command(after_long_help = GREP_EXAMPLES)]
     Grep {
         /// A ripgrep regex, such as 'fn \w+_test'
         #[arg(value_name = "PATTERN")]
@@ -198,6 +245,7 @@ pub enum Command {
     },
     /// Run a tool with its arguments as one JSON object, as a model
     /// produced them: {"pattern": ..., "path": ..., "include": ...}
+    #[command(after_long_help = CALL_EXAMPLES)]
     Call {
         /// The tool to run
         #[arg(value_enum, value_name = "TOOL")]
@@ -211,6 +259,7 @@ pub enum Command {
     Schema,
     /// Serve both tools over the Model Context Protocol on stdin/stdout
     /// (newline-delimited JSON-RPC 2.0)
+    #[command(after_long_help = MCP_EXAMPLES)]
     Mcp,
     /// Write man pages and shell completions (for packagers and the repo)
     #[command(hide = true)]

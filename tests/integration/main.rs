@@ -8,3 +8,7 @@
 mod harness;
 // A smoke test of the harness itself.
 mod smoke;
+// man/ and completions/ match the clap definition; --help and --version.
+mod generated;
+// --explain on stderr, stdout unchanged.
+mod explain;

@@ -1,0 +1,113 @@
+//! man/ and completions/ are generated from the clap definition and
+//! committed; this fails when they are stale and says how to refresh them.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use crate::harness::TestDir;
+
+const REFRESH: &str = "cargo run --locked -- generate --out-dir .";
+
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        out.insert(
+            entry.file_name().to_string_lossy().into_owned(),
+            fs::read(entry.path()).unwrap(),
+        );
+    }
+    out
+}
+
+#[test]
+fn man_pages_and_completions_are_up_to_date() {
+    let t = TestDir::new();
+    let out = t.path().join("generated");
+    let status = t
+        .cmd()
+        .args(["generate", "--out-dir"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "generate failed: {status:?}");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for sub in ["man", "completions"] {
+        let fresh = files(&out.join(sub));
+        let committed = files(&repo.join(sub));
+        assert_eq!(
+            fresh.keys().collect::<Vec<_>>(),
+            committed.keys().collect::<Vec<_>>(),
+            "{sub}/ holds other files than the generator writes; refresh with `{REFRESH}`"
+        );
+        for (name, bytes) in &fresh {
+            assert!(
+                committed[name] == *bytes,
+                "{sub}/{name} is stale; refresh with `{REFRESH}` and commit"
+            );
+        }
+    }
+}
+
+#[test]
+fn generation_is_byte_stable() {
+    let t = TestDir::new();
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    for dir in [&a, &b] {
+        assert!(
+            t.cmd()
+                .args(["generate", "--out-dir"])
+                .arg(dir)
+                .output()
+                .unwrap()
+                .status
+                .success()
+        );
+    }
+    for sub in ["man", "completions"] {
+        assert_eq!(files(&a.join(sub)), files(&b.join(sub)));
+    }
+}
+
+#[test]
+fn help_for_every_subcommand_exits_zero() {
+    let t = TestDir::new();
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["glob", "--help"],
+        &["grep", "--help"],
+        &["call", "--help"],
+        &["schema", "--help"],
+        &["mcp", "--help"],
+        &["help", "grep"],
+    ] {
+        let out = t.run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Usage: dsh-search"),
+            "{args:?}"
+        );
+    }
+    let grep = String::from_utf8_lossy(&t.run(&["grep", "--help"]).stdout).into_owned();
+    for needle in [
+        "--include",
+        "DSH_SEARCH_GREP_MAX_MATCHES",
+        "[default: 250]",
+        "Examples:",
+    ] {
+        assert!(grep.contains(needle), "grep --help lacks {needle}");
+    }
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    let t = TestDir::new();
+    let out = t.run(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("dsh-search {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
