@@ -5,3 +5,5 @@
 mod harness;
 // A smoke test of the harness itself.
 mod smoke;
+// glob against real rg: order, caps, VCS dirs, path display.
+mod glob;
