@@ -7,3 +7,5 @@ mod harness;
 mod smoke;
 // glob against real rg: order, caps, VCS dirs, path display.
 mod glob;
+// grep against real rg: grouping, caps, previews, paths, environment.
+mod grep;
