@@ -9,3 +9,5 @@ mod smoke;
 mod glob;
 // grep against real rg: grouping, caps, previews, paths, environment.
 mod grep;
+// Verbatim arguments, argument errors and usage errors.
+mod arguments;
