@@ -107,6 +107,7 @@ pub struct GlobalArgs {
         env = "DSH_SEARCH_GLOB_MAX_RESULTS",
         value_name = "N",
         default_value = "100",
+        allow_negative_numbers = true,
         global = true
     )]
     pub glob_max_results: NonZeroUsize,
@@ -117,6 +118,7 @@ pub struct GlobalArgs {
         env = "DSH_SEARCH_GREP_MAX_MATCHES",
         value_name = "N",
         default_value = "250",
+        allow_negative_numbers = true,
         global = true
     )]
     pub grep_max_matches: NonZeroUsize,
@@ -127,6 +129,7 @@ pub struct GlobalArgs {
         env = "DSH_SEARCH_GREP_MAX_LINE_BYTES",
         value_name = "N",
         default_value = "2000",
+        allow_negative_numbers = true,
         global = true
     )]
     pub grep_max_line_bytes: NonZeroUsize,
@@ -137,6 +140,7 @@ pub struct GlobalArgs {
         env = "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
         value_name = "N",
         default_value = "20000000",
+        allow_negative_numbers = true,
         global = true
     )]
     pub raw_output_max_bytes: NonZeroU64,
@@ -147,6 +151,7 @@ pub struct GlobalArgs {
         env = "DSH_SEARCH_TIMEOUT_MS",
         value_name = "N",
         default_value = "30000",
+        allow_negative_numbers = true,
         global = true
     )]
     pub timeout_ms: NonZeroU64,

@@ -12,3 +12,9 @@ mod smoke;
 mod generated;
 // --explain on stderr, stdout unchanged.
 mod explain;
+// glob against real rg: order, caps, VCS dirs, path display.
+mod glob;
+// grep against real rg: grouping, caps, previews, paths, environment.
+mod grep;
+// Verbatim arguments, argument errors and usage errors.
+mod arguments;
