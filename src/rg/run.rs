@@ -19,9 +19,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
+use nix::sys::wait::{Id, WaitPidFlag, waitid};
 use nix::unistd::Pid;
-use wait_timeout::ChildExt;
 
 use crate::signals;
 
@@ -163,6 +164,8 @@ enum Event {
     StdoutEof,
     StderrEof,
     Overflow,
+    /// `sh` has exited (not yet reaped: its pid still holds the group id).
+    Exited,
 }
 
 /// Run `spec.script` to completion or to the first limit it hits. `Err` only
@@ -188,8 +191,11 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
         .env_remove("RIPGREP_CONFIG_PATH")
         .process_group(0)
         .spawn()?;
-    let (Some(mut stdout), Some(mut stderr_pipe)) = (child.stdout.take(), child.stderr.take())
-    else {
+    let (Some(mut stdout), Some(mut stderr_pipe), Ok(pid)) = (
+        child.stdout.take(),
+        child.stderr.take(),
+        i32::try_from(child.id()),
+    ) else {
         kill_group(&child);
         let _ = child.wait();
         return Err(io::Error::other("the child's pipes were not created"));
@@ -227,7 +233,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
             }
             total
         });
-        let err_tx = tx;
+        let err_tx = tx.clone();
         let err = scope.spawn(move || {
             let mut kept = Stderr::default();
             let mut buf = vec![0u8; 8 * 1024];
@@ -243,12 +249,31 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
             let _ = err_tx.send(Event::StderrEof);
             kept
         });
+        // Learns of sh's exit without reaping it, so the group id stays
+        // reserved until we have killed what is left of the group.
+        let exit_tx = tx;
+        scope.spawn(move || {
+            let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
+            loop {
+                match waitid(Id::Pid(Pid::from_raw(pid)), flags) {
+                    Err(Errno::EINTR) => {}
+                    _ => break,
+                }
+            }
+            let _ = exit_tx.send(Event::Exited);
+        });
 
-        let end = wait(&mut child, &rx, deadline, spec.cancel);
-        // Readers finish once every writer in the group is gone; after a
-        // kill that is at once.
+        let stop = wait(&rx, deadline, spec.cancel, || kill_group(&child));
+        // Whatever ended the run, nothing of the group outlives it: sh has
+        // not been reaped yet, so its group id cannot name a stranger.
+        kill_group(&child);
+        let status = child.wait();
+        // Readers finish once every writer in the group is gone.
         let stdout_bytes = out.join().unwrap_or(0);
         let stderr = err.join().unwrap_or_default();
+        let end = stop.unwrap_or_else(|| {
+            End::Exited(status.unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)))
+        });
         (end, stdout_bytes, stderr)
     });
     Ok(RawRun {
@@ -259,65 +284,43 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
     })
 }
 
+/// Wait until sh has exited and both pipes are drained (`None`), or until
+/// a limit stops the run (`Some`). `on_exit` runs once, when sh exits: it
+/// kills what sh left behind, so a background process holding a pipe open
+/// cannot keep the search waiting (data already in the pipes stays readable).
 fn wait(
-    child: &mut Child,
     rx: &mpsc::Receiver<Event>,
     deadline: Instant,
     cancel: Option<&AtomicBool>,
-) -> End {
+    on_exit: impl Fn(),
+) -> Option<End> {
     let mut open_pipes = 2;
-    let stop = loop {
+    let mut exited = false;
+    loop {
         if let Some(signal) = signals::pending() {
-            break End::Interrupted(signal);
+            return Some(End::Interrupted(signal));
         }
         if cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
-            break End::Cancelled;
+            return Some(End::Cancelled);
         }
         let now = Instant::now();
         if now >= deadline {
-            break End::TimedOut;
+            return Some(End::TimedOut);
         }
         match rx.recv_timeout((deadline - now).min(SIGNAL_POLL)) {
-            Ok(Event::StdoutEof | Event::StderrEof) => {
-                open_pipes -= 1;
-                if open_pipes == 0 {
-                    return reap(child, deadline);
-                }
+            Ok(Event::StdoutEof | Event::StderrEof) => open_pipes -= 1,
+            Ok(Event::Exited) => {
+                exited = true;
+                on_exit();
             }
-            Ok(Event::Overflow) => break End::Overflow,
+            Ok(Event::Overflow) => return Some(End::Overflow),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => return reap(child, deadline),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
         }
-    };
-    kill_group(child);
-    let _ = child.wait();
-    stop
-}
-
-/// Both pipes are closed: `sh` is exiting. Wait for it within the budget.
-fn reap(child: &mut Child, deadline: Instant) -> End {
-    let budget = deadline.saturating_duration_since(Instant::now());
-    let end = match child.wait_timeout(budget) {
-        Ok(Some(status)) => End::Exited(status),
-        Ok(None) => {
-            kill_group(child);
-            let _ = child.wait();
-            return End::TimedOut;
+        if exited && open_pipes == 0 {
+            return None;
         }
-        Err(_) => {
-            kill_group(child);
-            End::Exited(
-                child
-                    .wait()
-                    .unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)),
-            )
-        }
-    };
-    // Anything rg or sh left running in the background (with its pipes
-    // closed) dies with the group. The group id stays reserved while any
-    // member lives, so this cannot reach a stranger.
-    kill_group(child);
-    end
+    }
 }
 
 fn kill_group(child: &Child) {
