@@ -5,3 +5,5 @@
 mod harness;
 // A smoke test of the harness itself.
 mod smoke;
+// Fault injection: fake rg scripts, signals, timeouts, orphans, malformed output.
+mod faults;
