@@ -61,6 +61,11 @@ struct Submatch {
 /// that carry no match. The error says what was wrong, for the
 /// `SEARCH_FAILED` message.
 pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
+    // serde's derived structs also accept a JSON array of the fields in
+    // order; rg only ever prints objects.
+    if !is_object(line) {
+        return Err("not a JSON record: expected a JSON object".to_owned());
+    }
     let envelope: Envelope<'_> =
         serde_json::from_slice(line).map_err(|e| format!("not a JSON record: {e}"))?;
     if envelope.kind != "match" {
@@ -69,6 +74,9 @@ pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
     let data = envelope
         .data
         .ok_or_else(|| "a match record has no data".to_owned())?;
+    if !is_object(data.get().as_bytes()) {
+        return Err("a match record's data is not an object".to_owned());
+    }
     let data: MatchData<'_> = serde_json::from_str(data.get())
         .map_err(|e| format!("a match record is not of rg's form: {e}"))?;
     let path = data
@@ -93,6 +101,10 @@ pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
         line_number,
         first_match,
     }))
+}
+
+fn is_object(json: &[u8]) -> bool {
+    json.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
 fn bytes_of<'a>(data: Data<'a>, field: &str) -> Result<Cow<'a, [u8]>, String> {
@@ -151,8 +163,10 @@ mod tests {
 
     #[test]
     fn malformed_records_say_what_is_wrong() {
-        let cases: [(&[u8], &str); 7] = [
+        let cases: [(&[u8], &str); 9] = [
             (b"not json", "not a JSON record"),
+            (br#"["match",{"path":{"text":"a"},"lines":{"text":"x"},"line_number":1}]"#, "expected a JSON object"),
+            (br#"{"type":"match","data":["a"]}"#, "data is not an object"),
             (br#"{"data":{}}"#, "not a JSON record"),
             (br#"{"type":"match"}"#, "has no data"),
             (br#"{"type":"match","data":{"lines":{"text":"x"},"line_number":1}}"#, "has no path"),

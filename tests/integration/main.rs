@@ -18,3 +18,5 @@ mod glob;
 mod grep;
 // Verbatim arguments, argument errors and usage errors.
 mod arguments;
+// Fault injection: fake rg scripts, signals, timeouts, orphans, malformed output.
+mod faults;

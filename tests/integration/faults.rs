@@ -1,0 +1,1155 @@
+//! Fault injection: the binary pointed at fake rg scripts (and, where real rg
+//! can show the fault, at real rg) that misbehave one way each. Every test
+//! asserts the exit code of SPEC §6 and stdout exactly, except where the
+//! message quotes stderr that is not ours.
+//!
+//! Tests that start background processes check afterwards that those are
+//! gone (absent, or a zombie awaiting reaping by PID 1): the runner must kill
+//! rg's whole process group. Every wait is a bounded poll, never a guess.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Child, Command as StdCommand, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::harness::{TestDir, assert_out, stdout};
+
+/// The advice after a pattern error (error.rs), per tool.
+const GREP_ADVICE: &str = "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally; the include glob must be valid too) and retry.";
+const GLOB_ADVICE: &str =
+    "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry.";
+/// The end of every malformed-output message.
+const MALFORMED_TAIL: &str = "). Check that --rg names ripgrep 13 or newer.\n";
+/// How long a grandchild may take to disappear after dsh-search exits.
+const GONE_WITHIN: Duration = Duration::from_secs(2);
+/// Upper bound for conditions a test waits for (markers, exits).
+const WAIT_LIMIT: Duration = Duration::from_secs(20);
+/// rg's message when a permission error hides a path.
+const DENIED: &str = "rg: ./secret: Permission denied (os error 13)";
+
+// ---------------------------------------------------------------- helpers
+
+/// Write a fake rg at `fake/rg` with `body` and return its absolute path.
+fn fake(t: &TestDir, body: &str) -> String {
+    t.fake_rg("fake/rg", body).to_string_lossy().into_owned()
+}
+
+/// A fake rg that prints `out` on stdout and `err` on stderr (both from
+/// files, so any bytes pass unquoted) and exits with `code`.
+fn scripted(t: &TestDir, out: &[u8], err: &[u8], code: i32) -> String {
+    let out_file = t.write("fake/stdout.bin", out);
+    let err_file = t.write("fake/stderr.bin", err);
+    fake(
+        t,
+        &format!(
+            "cat '{}'\ncat '{}' >&2\nexit {code}",
+            out_file.display(),
+            err_file.display()
+        ),
+    )
+}
+
+/// Run the binary with `--rg <rg>` followed by `args`.
+fn run_with(t: &TestDir, rg: &str, args: &[&str]) -> Output {
+    t.cmd()
+        .arg("--rg")
+        .arg(rg)
+        .args(args)
+        .output()
+        .expect("dsh-search runs")
+}
+
+/// One `rg --json` match record with text path and line.
+fn match_record(path: &str, line_number: u64, line: &str) -> String {
+    serde_json::json!({
+        "type": "match",
+        "data": {
+            "path": {"text": path},
+            "lines": {"text": format!("{line}\n")},
+            "line_number": line_number,
+            "absolute_offset": 0,
+            "submatches": [{"match": {"text": "x"}, "start": 0, "end": 1}],
+        }
+    })
+    .to_string()
+}
+
+/// Poll `done` every 10 ms until it holds or `limit` passes.
+fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        if done() {
+            return true;
+        }
+        if start.elapsed() >= limit {
+            return false;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A PATH that finds bash as `sh` first. dash (Debian's /bin/sh) forks the
+/// one command of `sh -c` and keeps rg's pipes open while it waits; bash
+/// `exec`s it, so rg itself is the group leader dsh-search waits for.
+fn path_with_bash_as_sh(t: &TestDir) -> String {
+    let found = StdCommand::new("sh")
+        .args(["-c", "command -v bash"])
+        .output()
+        .expect("sh runs");
+    let bash = String::from_utf8_lossy(&found.stdout);
+    let bash = bash.trim();
+    assert!(
+        found.status.success() && !bash.is_empty(),
+        "this test needs bash"
+    );
+    let shim = t.mkdir("shim");
+    std::os::unix::fs::symlink(bash, shim.join("sh")).expect("symlink sh -> bash");
+    let path = std::env::var("PATH").unwrap_or_default();
+    format!("{}:{path}", shim.display())
+}
+
+/// Background `sleep N` processes a fake rg starts, each writing its pid to
+/// a file. Every long-lived process a fake rg starts is one of these, so a
+/// failed test can clean up after itself: see [`Tracked`].
+struct Sleepers {
+    list: Vec<(PathBuf, u32)>,
+}
+
+impl Sleepers {
+    /// One sleeper per entry of `seconds` (distinct numbers make each
+    /// process recognisable by its command line).
+    fn new(t: &TestDir, seconds: &[u32]) -> Self {
+        Self {
+            list: seconds
+                .iter()
+                .map(|&n| (t.path().join(format!("sleep-{n}.pid")), n))
+                .collect(),
+        }
+    }
+
+    /// Shell lines that start the sleepers in the background.
+    fn script(&self, redirect: &str) -> String {
+        let mut script = String::new();
+        for (file, n) in &self.list {
+            let _ = writeln!(
+                script,
+                "sleep {n}{redirect} & echo $! > '{}'",
+                file.display()
+            );
+        }
+        script
+    }
+
+    /// Look the sleepers up by their pid files. Call it right after the run,
+    /// before any assertion, so a failed assertion still cleans up.
+    fn track(&self) -> Tracked {
+        let mut tracked = Tracked {
+            found: Vec::new(),
+            missing: Vec::new(),
+        };
+        for (file, n) in &self.list {
+            let pid = fs::read_to_string(file)
+                .ok()
+                .and_then(|text| text.trim().parse().ok());
+            match pid {
+                Some(pid) => tracked.found.push(Grandchild {
+                    pid,
+                    cmdline: format!("sleep\0{n}\0").into_bytes(),
+                }),
+                None => tracked.missing.push(file.clone()),
+            }
+        }
+        tracked
+    }
+}
+
+/// The sleepers found after a run.
+struct Tracked {
+    found: Vec<Grandchild>,
+    /// Pid files that were never written (complete once written: the fake rg
+    /// writes each before it can be killed).
+    missing: Vec<PathBuf>,
+}
+
+impl Tracked {
+    /// Every sleeper was started, and each is gone within [`GONE_WITHIN`].
+    #[track_caller]
+    fn assert_gone(&self) {
+        assert!(
+            self.missing.is_empty(),
+            "the fake rg wrote no pid to {:?}",
+            self.missing
+        );
+        for g in &self.found {
+            assert!(
+                poll(GONE_WITHIN, || !g.alive()),
+                "`sleep` (pid {}) started by the fake rg outlived dsh-search",
+                g.pid
+            );
+        }
+    }
+}
+
+/// One sleeper. On drop it is killed, by its pid, if it is still that sleep,
+/// so a failed test leaves nothing behind.
+struct Grandchild {
+    pid: i32,
+    cmdline: Vec<u8>,
+}
+
+impl Grandchild {
+    /// Alive and still our sleep: not gone, not a zombie (one awaiting
+    /// reaping by PID 1 counts as gone), not a reused pid.
+    fn alive(&self) -> bool {
+        let proc_dir = PathBuf::from(format!("/proc/{}", self.pid));
+        let Ok(stat) = fs::read_to_string(proc_dir.join("stat")) else {
+            return false;
+        };
+        // The state follows the parenthesised command name.
+        let state = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .unwrap_or("");
+        if state == "Z" || state == "X" {
+            return false;
+        }
+        fs::read(proc_dir.join("cmdline")).is_ok_and(|c| c == self.cmdline)
+    }
+}
+
+impl Drop for Grandchild {
+    fn drop(&mut self) {
+        if self.alive() {
+            let _ = StdCommand::new("kill")
+                .args(["-KILL", &self.pid.to_string()])
+                .status();
+        }
+    }
+}
+
+/// Wait for `child` at most `limit`; kill it (by its own pid) and panic if it
+/// is still running then. Returns its exit code and stdout.
+fn wait_bounded(mut child: Child, limit: Duration) -> (Option<i32>, String) {
+    let mut status = None;
+    poll(limit, || {
+        status = child.try_wait().expect("try_wait");
+        status.is_some()
+    });
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("dsh-search did not exit within {limit:?}");
+    };
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout is piped")
+        .read_to_string(&mut out)
+        .expect("stdout is UTF-8");
+    (status.code(), out)
+}
+
+// --------------------------------------------------- pattern errors (exit 3)
+
+#[test]
+fn regex_parse_error_is_exit_3() {
+    let t = TestDir::new();
+    let err = "regex parse error:\n    (?:a()\n    ^\nerror: unclosed group\n";
+    let rg = scripted(&t, b"", err.as_bytes(), 2);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "a("]),
+        3,
+        &format!(
+            "Error: grep pattern rejected by ripgrep (exit 2): regex parse error:\n    (?:a()\n    ^\nerror: unclosed group\n{GREP_ADVICE}\n"
+        ),
+    );
+}
+
+#[test]
+fn glob_parse_error_is_exit_3() {
+    let t = TestDir::new();
+    let rg = scripted(
+        &t,
+        b"",
+        b"error parsing glob 'a{': unclosed alternate group\n",
+        2,
+    );
+    assert_out(
+        &run_with(&t, &rg, &["glob", "a{"]),
+        3,
+        &format!(
+            "Error: glob pattern rejected by ripgrep (exit 2): error parsing glob 'a{{': unclosed alternate group\n{GLOB_ADVICE}\n"
+        ),
+    );
+}
+
+#[test]
+fn literal_newline_rejection_is_exit_3() {
+    let t = TestDir::new();
+    let rg = scripted(
+        &t,
+        b"",
+        b"rg: the literal \"\\n\" is not allowed in a regex\n",
+        2,
+    );
+    assert_out(
+        &run_with(&t, &rg, &["grep", "a\nb"]),
+        3,
+        &format!(
+            "Error: grep pattern rejected by ripgrep (exit 2): rg: the literal \"\\n\" is not allowed in a regex\n{GREP_ADVICE}\n"
+        ),
+    );
+}
+
+#[test]
+fn pattern_error_wins_over_results() {
+    // SPEC §4: partial search needs "no pattern error".
+    let t = TestDir::new();
+    let out = format!("{}\n", match_record("a.rs", 1, "x"));
+    let rg = scripted(&t, out.as_bytes(), b"regex parse error: boom\n", 2);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x"]),
+        3,
+        &format!(
+            "Error: grep pattern rejected by ripgrep (exit 2): regex parse error: boom\n{GREP_ADVICE}\n"
+        ),
+    );
+}
+
+#[test]
+fn real_rg_rejects_bad_regex_and_glob() {
+    let t = TestDir::new();
+    t.write("a.txt", "a(\n");
+    let out = t.run(&["grep", "a("]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.starts_with("Error: grep pattern rejected by ripgrep (exit 2): ")
+            && text.contains("regex parse error")
+            && text.ends_with(&format!("\n{GREP_ADVICE}\n")),
+        "{text}"
+    );
+
+    let out = t.run(&["glob", "a{"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.starts_with("Error: glob pattern rejected by ripgrep (exit 2): ")
+            && text.contains("error parsing glob")
+            && text.ends_with(&format!("\n{GLOB_ADVICE}\n")),
+        "{text}"
+    );
+}
+
+// ------------------------------------------- rg missing or not executable
+
+fn not_found_message(tool: &str, rg: &str, stderr: &str) -> String {
+    format!(
+        "Error: {tool} requires ripgrep (rg) on PATH, but `{rg}` could not be run (exit 127: {stderr}). Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.\n"
+    )
+}
+
+#[test]
+fn rg_exit_127_gives_install_advice() {
+    let t = TestDir::new();
+    let rg = fake(&t, "echo 'sh: 1: rg: not found' >&2\nexit 127");
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x"]),
+        4,
+        &not_found_message("grep", &rg, "sh: 1: rg: not found"),
+    );
+    assert_out(
+        &run_with(&t, &rg, &["glob", "*"]),
+        4,
+        &not_found_message("glob", &rg, "sh: 1: rg: not found"),
+    );
+}
+
+#[test]
+fn nonexistent_rg_gives_install_advice() {
+    let t = TestDir::new();
+    // The shell's own "not found" text varies by shell: quoted, so prefix.
+    let prefix = "Error: grep requires ripgrep (rg) on PATH, but `/nonexistent/rg` could not be run (exit 127: ";
+    let tail = "). Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.\n";
+    let by_flag = run_with(&t, "/nonexistent/rg", &["grep", "x"]);
+    let by_env = t
+        .cmd()
+        .env("DSH_SEARCH_RG", "/nonexistent/rg")
+        .args(["grep", "x"])
+        .output()
+        .unwrap();
+    for out in [by_flag, by_env] {
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(4), "{text}");
+        assert!(
+            text.starts_with(prefix) && text.ends_with(tail) && text.contains("/nonexistent/rg"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn rg_exit_126_is_exit_4() {
+    let t = TestDir::new();
+    let rg = fake(&t, "echo 'sh: 1: rg: Permission denied' >&2\nexit 126");
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x"]),
+        4,
+        &format!(
+            "Error: grep could not execute ripgrep `{rg}` (exit 126: sh: 1: rg: Permission denied). Check that --rg / DSH_SEARCH_RG names an executable rg.\n"
+        ),
+    );
+}
+
+#[test]
+fn non_executable_rg_is_exit_4() {
+    let t = TestDir::new();
+    let rg = t.write("fake/rg", "#!/bin/sh\nexit 0\n");
+    let rg = rg.to_string_lossy().into_owned();
+    let out = run_with(&t, &rg, &["glob", "*"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "Error: glob could not execute ripgrep `{rg}` (exit 126: "
+        )) && text.ends_with("). Check that --rg / DSH_SEARCH_RG names an executable rg.\n"),
+        "{text}"
+    );
+}
+
+// ------------------------------------------------------ exit 2 and friends
+
+#[test]
+fn grep_exit_2_with_results_is_a_partial_search() {
+    let t = TestDir::new();
+    let out = format!("{}\n", match_record("src/a.rs", 3, "fn main() {}"));
+    let expected = |k: &str| {
+        format!(
+            "Found 1 match\n\nsrc/a.rs\nLine 3: fn main() {{}}\n\n({k} could not be searched; first error: {DENIED})\n"
+        )
+    };
+    let two = scripted(
+        &t,
+        out.as_bytes(),
+        format!("{DENIED}\n{DENIED}\n").as_bytes(),
+        2,
+    );
+    assert_out(
+        &run_with(&t, &two, &["grep", "main"]),
+        0,
+        &expected("2 paths"),
+    );
+    let one = scripted(&t, out.as_bytes(), format!("{DENIED}\n").as_bytes(), 2);
+    assert_out(
+        &run_with(&t, &one, &["grep", "main"]),
+        0,
+        &expected("1 path"),
+    );
+}
+
+#[test]
+fn glob_exit_2_with_results_is_a_partial_search() {
+    let t = TestDir::new();
+    let two = fake(
+        &t,
+        &format!("printf 'a\\0b\\0'\necho '{DENIED}' >&2\necho '{DENIED}' >&2\nexit 2"),
+    );
+    assert_out(
+        &run_with(&t, &two, &["glob", "*"]),
+        0,
+        &format!("a\nb\n\n(2 paths could not be searched; first error: {DENIED})\n"),
+    );
+    let one = fake(
+        &t,
+        &format!("printf 'a\\0b\\0'\necho '{DENIED}' >&2\nexit 2"),
+    );
+    assert_out(
+        &run_with(&t, &one, &["glob", "*"]),
+        0,
+        &format!("a\nb\n\n(1 path could not be searched; first error: {DENIED})\n"),
+    );
+}
+
+#[test]
+fn exit_2_without_results_is_exit_4() {
+    let t = TestDir::new();
+    let rg = scripted(&t, b"", b"rg: something broke\n", 2);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x"]),
+        4,
+        "Error: grep failed: ripgrep exited with status 2: rg: something broke\n",
+    );
+    assert_out(
+        &run_with(&t, &rg, &["glob", "*"]),
+        4,
+        "Error: glob failed: ripgrep exited with status 2: rg: something broke\n",
+    );
+}
+
+#[test]
+fn exit_2_without_results_on_an_unreadable_target_is_exit_4() {
+    let t = TestDir::new();
+    let rg = scripted(&t, b"", format!("{DENIED}\n").as_bytes(), 2);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x", "secret"]),
+        4,
+        &format!(
+            "Error: grep could not search the given path (ripgrep exit 2: {DENIED}). Check that the path exists relative to the workdir, or omit it to search the whole workdir.\n"
+        ),
+    );
+}
+
+#[test]
+fn exit_2_with_nothing_searched_is_empty() {
+    let t = TestDir::new();
+    let summary = r#"{"data":{"elapsed_total":{"human":"0.001s","nanos":1,"secs":0},"stats":{"searches":0}},"type":"summary"}"#;
+    let rg = scripted(
+        &t,
+        format!("{summary}\n").as_bytes(),
+        b"rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.\n",
+        2,
+    );
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x", "--include", "*.nomatch"]),
+        1,
+        "No matches found (no file was searched: the include filter or ignore rules excluded every file)\n",
+    );
+}
+
+#[test]
+fn real_rg_with_nothing_searched_is_empty() {
+    let t = TestDir::new();
+    t.write("a.txt", "hello\n");
+    assert_out(
+        &t.run(&["grep", "hello", "--include", "*.nomatch"]),
+        1,
+        "No matches found (no file was searched: the include filter or ignore rules excluded every file)\n",
+    );
+}
+
+#[test]
+fn exit_3_is_exit_4_naming_the_status() {
+    let t = TestDir::new();
+    let rg = scripted(&t, b"", b"rg: odd failure\n", 3);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x"]),
+        4,
+        "Error: grep failed: ripgrep exited with status 3: rg: odd failure\n",
+    );
+    let silent = scripted(&t, b"", b"", 3);
+    assert_out(
+        &run_with(&t, &silent, &["glob", "*"]),
+        4,
+        "Error: glob failed: ripgrep exited with status 3\n",
+    );
+}
+
+// ----------------------------------------------------------- malformed JSON
+
+/// Run grep against a fake rg printing `out` and exiting 0.
+fn grep_output(out: &str) -> Output {
+    let t = TestDir::new();
+    let rg = scripted(&t, out.as_bytes(), b"", 0);
+    run_with(&t, &rg, &["grep", "x"])
+}
+
+#[track_caller]
+fn assert_malformed_exact(out: &str, detail: &str) {
+    assert_out(
+        &grep_output(out),
+        4,
+        &format!(
+            "Error: grep failed: ripgrep's output could not be parsed ({detail}{MALFORMED_TAIL}"
+        ),
+    );
+}
+
+/// The detail quotes a parser's message (`serde_json`, `base64`): prefix only.
+#[track_caller]
+fn assert_malformed_prefix(out: &str, detail_prefix: &str) {
+    let got = grep_output(out);
+    let text = stdout(&got);
+    assert_eq!(got.status.code(), Some(4), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "Error: grep failed: ripgrep's output could not be parsed ({detail_prefix}"
+        )) && text.ends_with(MALFORMED_TAIL),
+        "{text}"
+    );
+}
+
+const BEGIN: &str = r#"{"type":"begin","data":{"path":{"text":"a.rs"}}}"#;
+
+#[test]
+fn malformed_not_json() {
+    assert_malformed_prefix("this is not json\n", "record 1: not a JSON record: ");
+}
+
+#[test]
+fn malformed_record_number_counts_non_blank_lines() {
+    let out = format!("\n{BEGIN}\n\n{}\n{{oops\n", match_record("a.rs", 1, "x"));
+    assert_malformed_prefix(&out, "record 3: not a JSON record: ");
+}
+
+#[test]
+fn malformed_truncated_last_record() {
+    let whole = match_record("a.rs", 1, "x");
+    let out = format!("{BEGIN}\n{}", &whole[..whole.len() / 2]);
+    assert_malformed_prefix(&out, "record 2: not a JSON record: ");
+}
+
+#[test]
+fn malformed_match_without_lines() {
+    let rec = r#"{"type":"match","data":{"path":{"text":"a.rs"},"line_number":1,"submatches":[]}}"#;
+    assert_malformed_exact(
+        &format!("{BEGIN}\n{rec}\n"),
+        "record 2: a match record has no lines",
+    );
+}
+
+#[test]
+fn malformed_match_without_path() {
+    let rec = r#"{"type":"match","data":{"lines":{"text":"x\n"},"line_number":1,"submatches":[]}}"#;
+    assert_malformed_exact(&format!("{rec}\n"), "record 1: a match record has no path");
+}
+
+#[test]
+fn malformed_match_without_line_number() {
+    let rec = r#"{"type":"match","data":{"path":{"text":"a.rs"},"lines":{"text":"x\n"},"submatches":[]}}"#;
+    assert_malformed_exact(
+        &format!("{rec}\n"),
+        "record 1: a match record has no line_number",
+    );
+}
+
+#[test]
+fn malformed_match_without_data() {
+    assert_malformed_exact(
+        "{\"type\":\"match\"}\n",
+        "record 1: a match record has no data",
+    );
+}
+
+#[test]
+fn malformed_bad_base64() {
+    let rec = r#"{"type":"match","data":{"path":{"text":"a.rs"},"lines":{"bytes":"!!not base64!!"},"line_number":1,"submatches":[]}}"#;
+    assert_malformed_prefix(
+        &format!("{rec}\n"),
+        "record 1: a match record's lines.bytes is not base64: ",
+    );
+}
+
+#[test]
+fn malformed_json_array_instead_of_object() {
+    let out = format!("[{}]\n", match_record("a.rs", 1, "x"));
+    assert_malformed_prefix(&out, "record 1: not a JSON record: ");
+    assert_malformed_prefix("[]\n", "record 1: not a JSON record: ");
+}
+
+#[test]
+fn malformed_json_array_shaped_like_a_record() {
+    let out = r#"["match",{"path":{"text":"a.rs"},"lines":{"text":"x\n"},"line_number":1,"submatches":[]}]"#;
+    assert_malformed_prefix(&format!("{out}\n"), "record 1: ");
+}
+
+#[test]
+fn malformed_output_after_rg_exit_1_is_still_exit_4() {
+    let t = TestDir::new();
+    let rg = scripted(&t, b"garbage\n", b"", 1);
+    let out = run_with(&t, &rg, &["grep", "x"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(text.contains("(record 1: not a JSON record: "), "{text}");
+}
+
+#[test]
+fn blank_lines_and_unknown_records_are_skipped() {
+    let out = format!(
+        "\n\n{BEGIN}\n   \n{{\"type\":\"future_kind\",\"data\":[1,2,3]}}\n{}\n\r\n{{\"type\":\"context\",\"data\":{{}}}}\n{}\n{{\"type\":\"summary\",\"data\":{{}}}}\n\n",
+        match_record("a.rs", 7, "x seven"),
+        match_record("a.rs", 2, "x two"),
+    );
+    assert_out(
+        &grep_output(&out),
+        0,
+        "Found 2 matches\n\na.rs\nLine 2: x two\nLine 7: x seven\n",
+    );
+}
+
+#[test]
+fn base64_line_and_path_are_decoded_lossily() {
+    // path b"a/\xff.txt", line b"caf\xe9 x\n".
+    let rec = r#"{"type":"match","data":{"path":{"bytes":"YS//LnR4dA=="},"lines":{"bytes":"Y2Fm6SB4Cg=="},"line_number":4,"submatches":[{"match":{"text":"x"},"start":5,"end":6}]}}"#;
+    assert_out(
+        &grep_output(&format!("{rec}\n")),
+        0,
+        "Found 1 match\n\na/\u{fffd}.txt\nLine 4: caf\u{fffd} x\n",
+    );
+}
+
+// ------------------------------------------------------------ raw overflow
+
+#[test]
+fn endless_glob_output_overflows() {
+    let t = TestDir::new();
+    let sleepers = Sleepers::new(&t, &[304]);
+    let rg = fake(&t, &format!("{}yes", sleepers.script("")));
+    let out = run_with(&t, &rg, &["--raw-output-max-bytes", "100000", "glob", "*"]);
+    let tracked = sleepers.track();
+    assert_out(
+        &out,
+        5,
+        "Error: glob output is over the 100000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes.\n",
+    );
+    tracked.assert_gone();
+}
+
+#[test]
+fn endless_grep_output_overflows() {
+    let t = TestDir::new();
+    let rec = match_record("a.rs", 1, "x");
+    let rg = fake(&t, &format!("while :; do echo '{rec}'; done"));
+    assert_out(
+        &run_with(&t, &rg, &["--raw-output-max-bytes", "100000", "grep", "x"]),
+        5,
+        "Error: grep output is over the 100000-byte cap on raw ripgrep output; narrow pattern, path, or include, or raise --raw-output-max-bytes.\n",
+    );
+}
+
+#[test]
+fn raw_output_cap_is_inclusive() {
+    let t = TestDir::new();
+    // Exactly 10 bytes of stdout.
+    let rg = fake(&t, "printf 'abcd\\0efgh\\0'");
+    assert_out(
+        &run_with(&t, &rg, &["--raw-output-max-bytes", "10", "glob", "*"]),
+        0,
+        "abcd\nefgh\n",
+    );
+    assert_out(
+        &run_with(&t, &rg, &["--raw-output-max-bytes", "9", "glob", "*"]),
+        5,
+        "Error: glob output is over the 9-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes.\n",
+    );
+}
+
+// ------------------------------------------------------------ stderr flood
+
+#[test]
+fn stderr_flood_is_bounded_and_marked() {
+    let t = TestDir::new();
+    let rg = fake(&t, "yes 'rg: flood' | head -c 50000000 >&2\nexit 2");
+    let out = run_with(&t, &rg, &["grep", "x"]);
+    let text = stdout(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        &text[..text.len().min(500)]
+    );
+    assert!(text.len() < 20 * 1024, "message is {} bytes", text.len());
+    assert!(
+        text.starts_with(
+            "Error: grep failed: ripgrep exited with status 2: rg: flood\nrg: flood\n"
+        ) && text.contains("bytes of stderr omitted")
+            && text.ends_with("rg: flood\nrg: flood\n"),
+        "{text}"
+    );
+}
+
+// ------------------------------------------------- timeouts and orphans
+
+const GREP_TIMEOUT_300: &str = "Error: grep timed out after 300ms; narrow pattern, path, or include and retry, or raise --timeout-ms.\n";
+
+#[test]
+fn hang_past_the_timeout_kills_the_group() {
+    // A background grandchild and rg itself asleep in the foreground (`wait`).
+    let t = TestDir::new();
+    let sleepers = Sleepers::new(&t, &[301, 300]);
+    let rg = fake(&t, &format!("{}wait", sleepers.script("")));
+    let out = run_with(&t, &rg, &["--timeout-ms", "300", "grep", "x"]);
+    let tracked = sleepers.track();
+    assert_out(&out, 6, GREP_TIMEOUT_300);
+    tracked.assert_gone();
+}
+
+#[test]
+fn glob_hang_past_the_timeout() {
+    let t = TestDir::new();
+    let sleepers = Sleepers::new(&t, &[307]);
+    let rg = fake(&t, &format!("printf 'a\\0'\n{}wait", sleepers.script("")));
+    let out = run_with(&t, &rg, &["--timeout-ms", "300", "glob", "*"]);
+    let tracked = sleepers.track();
+    assert_out(
+        &out,
+        6,
+        "Error: glob timed out after 300ms; narrow pattern or path and retry, or raise --timeout-ms.\n",
+    );
+    tracked.assert_gone();
+}
+
+#[test]
+fn hang_with_closed_pipes_still_times_out() {
+    // rg closes stdout and stderr but keeps running: no pipe event comes.
+    // Under bash as `sh` the exec'd fake rg is the process dsh-search waits
+    // for after both pipes have closed (`reap`).
+    for (bash, seconds) in [(false, 305), (true, 306)] {
+        let t = TestDir::new();
+        let sleepers = Sleepers::new(&t, &[seconds]);
+        let rg = fake(
+            &t,
+            &format!("exec >/dev/null 2>&1\n{}wait", sleepers.script("")),
+        );
+        let mut cmd = t.cmd();
+        if bash {
+            cmd.env("PATH", path_with_bash_as_sh(&t));
+        }
+        let out = cmd
+            .args(["--rg", &rg, "--timeout-ms", "300", "grep", "x"])
+            .output()
+            .expect("dsh-search runs");
+        let tracked = sleepers.track();
+        assert_out(&out, 6, GREP_TIMEOUT_300);
+        tracked.assert_gone();
+    }
+}
+
+#[test]
+fn grandchild_outliving_a_clean_exit_is_killed() {
+    let t = TestDir::new();
+    let sleepers = Sleepers::new(&t, &[302]);
+    let rg = fake(
+        &t,
+        &format!("{}exit 1", sleepers.script(" >/dev/null 2>&1")),
+    );
+    let out = run_with(&t, &rg, &["grep", "x"]);
+    let tracked = sleepers.track();
+    assert_out(&out, 1, "No matches found\n");
+    tracked.assert_gone();
+}
+
+#[test]
+fn grandchild_holding_stdout_open_does_not_hold_the_search() {
+    // sh (and the fake rg) exit 0 at once, but the background sleep inherits
+    // the stdout and stderr pipes, so no end-of-file comes by itself. The
+    // runner learns of sh's exit, kills what is left of the group (the
+    // sleep), drains the pipes and reports rg's own status, long before the
+    // deadline.
+    let t = TestDir::new();
+    let sleepers = Sleepers::new(&t, &[303]);
+    let rg = fake(&t, &format!("{}exit 0", sleepers.script("")));
+    let out = run_with(&t, &rg, &["--timeout-ms", "25000", "grep", "x"]);
+    let tracked = sleepers.track();
+    assert_out(&out, 1, "No matches found\n");
+    tracked.assert_gone();
+}
+
+// ------------------------------------------------- signals to dsh-search
+
+/// Start dsh-search (clean environment, as in the harness) on a fake rg that
+/// starts a background sleep and a foreground one (`wait`), writes a
+/// "started" marker, and waits; send `signal` once the marker exists; return
+/// exit code and stdout once every sleeper is checked gone.
+fn interrupt(
+    signal: &str,
+    fake_body_prefix: &str,
+    seconds: u32,
+    bash_as_sh: bool,
+) -> (Option<i32>, String) {
+    let t = TestDir::new();
+    let marker = t.path().join("started");
+    let sleepers = Sleepers::new(&t, &[seconds, 300]);
+    let rg = fake(
+        &t,
+        &format!(
+            "{fake_body_prefix}{}: > '{}'\nwait",
+            sleepers.script(""),
+            marker.display()
+        ),
+    );
+    let path = if bash_as_sh {
+        path_with_bash_as_sh(&t)
+    } else {
+        std::env::var("PATH").unwrap_or_default()
+    };
+    let mut cmd = StdCommand::new(assert_cmd::cargo::cargo_bin("dsh-search"));
+    cmd.env_clear()
+        .env("PATH", path)
+        .env("HOME", t.path())
+        .current_dir(t.path())
+        .args(["--rg", &rg, "grep", "x"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = cmd.spawn().expect("dsh-search starts");
+    let pid = child.id().to_string();
+    if !poll(WAIT_LIMIT, || marker.exists()) {
+        let _ = child.kill();
+        let _ = child.wait();
+        drop(sleepers.track());
+        panic!("the fake rg never wrote its marker within {WAIT_LIMIT:?}");
+    }
+    let tracked = sleepers.track();
+    let sent = StdCommand::new("kill")
+        .args([&format!("-{signal}"), &pid])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{signal} {pid} failed");
+    let result = wait_bounded(child, WAIT_LIMIT);
+    tracked.assert_gone();
+    result
+}
+
+#[test]
+fn sigterm_sigint_sighup_stop_the_search() {
+    for (signal, seconds) in [("TERM", 311), ("INT", 312), ("HUP", 313)] {
+        let (code, out) = interrupt(signal, "", seconds, false);
+        assert_eq!(
+            (code, out.as_str()),
+            (
+                Some(6),
+                format!("Error: grep was interrupted by SIG{signal}; the search was stopped.\n")
+                    .as_str()
+            ),
+            "signal {signal}"
+        );
+    }
+}
+
+#[test]
+fn sigterm_with_bash_as_sh_stops_the_search() {
+    let (code, out) = interrupt("TERM", "", 315, true);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(6),
+            "Error: grep was interrupted by SIGTERM; the search was stopped.\n"
+        )
+    );
+}
+
+/// rg closed stdout and stderr but still runs (bash as `sh`, so nothing
+/// else holds the pipes): the runner is in `reap`, waiting for the process.
+#[test]
+fn sigterm_after_rg_closed_its_pipes_stops_the_search() {
+    let (code, out) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314, true);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            Some(6),
+            "Error: grep was interrupted by SIGTERM; the search was stopped.\n"
+        )
+    );
+}
+
+// ------------------------------------------------------ rg killed by a signal
+
+#[test]
+fn rg_killed_by_a_signal_is_exit_4() {
+    let t = TestDir::new();
+    for (how, number) in [("-9", 9), ("-SEGV", 11)] {
+        let rg = fake(&t, &format!("kill {how} $$"));
+        let out = run_with(&t, &rg, &["grep", "x"]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(4), "{text}");
+        // The shell may add its own "Killed" text: quoted stderr, so prefix.
+        let prefix = format!("Error: grep failed: ripgrep was killed by signal {number}");
+        assert!(
+            text == format!("{prefix}\n") || text.starts_with(&format!("{prefix}: ")),
+            "{text}"
+        );
+    }
+}
+
+// -------------------------------------------------- the OS refuses to start
+
+#[test]
+fn command_line_too_long_is_exit_4() {
+    // One argument to dsh-search itself may not exceed the kernel's
+    // per-string limit (128 KiB), so the 240 KB `sh -c` string is built from
+    // a 120 KB pattern and a 120 KB path; the string alone is over the limit.
+    let t = TestDir::new();
+    let pattern = "a".repeat(120_000);
+    let path = "b".repeat(120_000);
+    let out = t.run(&["grep", &pattern, &path]);
+    let text = stdout(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        &text[..text.len().min(300)]
+    );
+    let bytes = text
+        .strip_prefix("Error: grep cannot run: its command line (")
+        .and_then(|rest| rest.strip_suffix(" bytes) is too long for the operating system. Use a shorter pattern, path, or include.\n"))
+        .unwrap_or_else(|| panic!("{}", &text[..text.len().min(300)]));
+    let bytes: usize = bytes.parse().unwrap();
+    assert!(bytes > 240_000 && bytes < 240_000 + 200, "{bytes}");
+}
+
+#[test]
+fn missing_workdir_is_exit_4() {
+    let t = TestDir::new();
+    let out = t.run(&["-C", "/nonexistent/dir", "grep", "x"]);
+    assert_out(
+        &out,
+        4,
+        "Error: grep cannot run: the workdir /nonexistent/dir does not exist. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.\n",
+    );
+}
+
+#[test]
+fn workdir_that_is_a_file_is_exit_4() {
+    let t = TestDir::new();
+    let file = t.write("plain.txt", "x\n");
+    let file = file.to_string_lossy().into_owned();
+    assert_out(
+        &t.run(&["-C", &file, "glob", "*"]),
+        4,
+        &format!(
+            "Error: glob cannot run: the workdir {file} is not a directory. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.\n"
+        ),
+    );
+}
+
+// -------------------------------------------------- what rg is given
+
+#[test]
+fn rg_stdin_is_dev_null() {
+    let t = TestDir::new();
+    // Exit 3 (an error) if anything can be read from stdin.
+    let rg = fake(&t, "if read x; then exit 3; else exit 1; fi");
+    for (args, empty) in [
+        (&["grep", "x"][..], "No matches found\n"),
+        (&["glob", "*"][..], "No files found\n"),
+    ] {
+        let out = t
+            .cmd()
+            .arg("--rg")
+            .arg(&rg)
+            .args(args)
+            .write_stdin("from stdin\n")
+            .output()
+            .unwrap();
+        assert_out(&out, 1, empty);
+    }
+}
+
+#[test]
+fn ripgrep_config_path_is_removed_and_no_config_passed() {
+    let t = TestDir::new();
+    let config = t.write("rgconfig", "--max-count=0\n");
+    let unset = fake(&t, "[ -z \"$RIPGREP_CONFIG_PATH\" ] || exit 3\nexit 1");
+    let out = t
+        .cmd()
+        .env("RIPGREP_CONFIG_PATH", &config)
+        .args(["--rg", &unset, "grep", "x"])
+        .output()
+        .unwrap();
+    assert_out(&out, 1, "No matches found\n");
+
+    let no_config = fake(
+        &t,
+        "for a in \"$@\"; do [ \"$a\" = --no-config ] && exit 1; done\nexit 3",
+    );
+    assert_out(
+        &run_with(&t, &no_config, &["grep", "x"]),
+        1,
+        "No matches found\n",
+    );
+    assert_out(
+        &run_with(&t, &no_config, &["glob", "*"]),
+        1,
+        "No files found\n",
+    );
+}
+
+/// The argv the fake rg received (NUL-separated, so any byte but NUL is exact).
+fn received_args(t: &TestDir, args: &[&str]) -> Vec<String> {
+    let file = t.path().join("args.bin");
+    let _ = fs::remove_file(&file);
+    let rg = fake(
+        t,
+        &format!("printf '%s\\0' \"$@\" > '{}'\nexit 1", file.display()),
+    );
+    let out = run_with(t, &rg, args);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let bytes = fs::read(&file).expect("the fake rg wrote its arguments");
+    let text = String::from_utf8(bytes).expect("arguments are UTF-8");
+    text.split_terminator('\0').map(str::to_owned).collect()
+}
+
+/// SPEC §2 fixes the words and their order; `--no-config` must be there
+/// once, as an option (before `--`), and its position is free.
+#[track_caller]
+fn assert_argv(got: &[String], spec: &[&str]) {
+    let at = got.iter().position(|a| a == "--no-config");
+    let end = got.iter().position(|a| a == "--").unwrap_or(got.len());
+    assert!(
+        at.is_some_and(|i| i < end) && got.iter().filter(|a| *a == "--no-config").count() == 1,
+        "--no-config missing or misplaced: {got:?}"
+    );
+    let rest: Vec<&str> = got
+        .iter()
+        .filter(|a| *a != "--no-config")
+        .map(String::as_str)
+        .collect();
+    assert_eq!(rest, spec);
+}
+
+fn glob_words(pattern: &str) -> Vec<String> {
+    let mut words = vec![
+        "--files".to_owned(),
+        "--null".to_owned(),
+        format!("--glob={pattern}"),
+        "--no-ignore".to_owned(),
+        "--hidden".to_owned(),
+    ];
+    for dir in [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"] {
+        words.push(format!("--glob=!**/{dir}"));
+        words.push(format!("--glob=!**/{dir}/**"));
+    }
+    words
+}
+
+#[test]
+fn rg_receives_the_spec_argv_for_glob() {
+    let t = TestDir::new();
+    let mut with_path = glob_words("**/*.rs");
+    with_path.extend(["--".to_owned(), "-dir".to_owned()]);
+    let with_path: Vec<&str> = with_path.iter().map(String::as_str).collect();
+    assert_argv(
+        &received_args(&t, &["glob", "--", "**/*.rs", "-dir"]),
+        &with_path,
+    );
+
+    let hostile = "it's $(id) `id` *.{a,b}";
+    let without_path = glob_words(hostile);
+    let without_path: Vec<&str> = without_path.iter().map(String::as_str).collect();
+    assert_argv(&received_args(&t, &["glob", hostile]), &without_path);
+}
+
+#[test]
+fn rg_receives_the_spec_argv_for_grep() {
+    let t = TestDir::new();
+    assert_argv(
+        &received_args(
+            &t,
+            &["grep", "--include", "*.{ts,tsx}", "--", "-e x", "-dir"],
+        ),
+        &["--json", "--regexp=-e x", "--glob=*.{ts,tsx}", "--", "-dir"],
+    );
+    assert_argv(
+        &received_args(&t, &["grep", "x"]),
+        &["--json", "--regexp=x"],
+    );
+    let hostile = "a'b $(id) `id` \\ \"q\"\nline2 é";
+    assert_argv(
+        &received_args(&t, &["grep", hostile, "a b"]),
+        &["--json", &format!("--regexp={hostile}"), "--", "a b"],
+    );
+}
