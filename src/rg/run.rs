@@ -206,62 +206,10 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
     let (tx, rx) = mpsc::channel::<Event>();
     let (end, stdout_bytes, stderr) = std::thread::scope(|scope| {
         let out_tx = tx.clone();
-        let out = scope.spawn(move || {
-            let mut buf = vec![0u8; READ_CHUNK];
-            let mut total = 0u64;
-            loop {
-                match stdout.read(&mut buf) {
-                    Ok(0) => {
-                        sink.finish();
-                        let _ = out_tx.send(Event::StdoutEof);
-                        break;
-                    }
-                    Ok(n) => {
-                        total += n as u64;
-                        if total > cap {
-                            let _ = out_tx.send(Event::Overflow);
-                            break;
-                        }
-                        sink.chunk(&buf[..n]);
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(_) => {
-                        let _ = out_tx.send(Event::StdoutEof);
-                        break;
-                    }
-                }
-            }
-            total
-        });
+        let out = scope.spawn(move || read_stdout(&mut stdout, sink, cap, &out_tx));
         let err_tx = tx.clone();
-        let err = scope.spawn(move || {
-            let mut kept = Stderr::default();
-            let mut buf = vec![0u8; 8 * 1024];
-            loop {
-                match stderr_pipe.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => kept.push(&buf[..n]),
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
-                }
-            }
-            kept.close();
-            let _ = err_tx.send(Event::StderrEof);
-            kept
-        });
-        // Learns of sh's exit without reaping it, so the group id stays
-        // reserved until we have killed what is left of the group.
-        let exit_tx = tx;
-        scope.spawn(move || {
-            let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
-            loop {
-                match waitid(Id::Pid(Pid::from_raw(pid)), flags) {
-                    Err(Errno::EINTR) => {}
-                    _ => break,
-                }
-            }
-            let _ = exit_tx.send(Event::Exited);
-        });
+        let err = scope.spawn(move || read_stderr(&mut stderr_pipe, &err_tx));
+        scope.spawn(move || watch_exit(pid, &tx));
 
         let stop = wait(&rx, deadline, spec.cancel, || kill_group(&child));
         // Whatever ended the run, nothing of the group outlives it: sh has
@@ -282,6 +230,64 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
         stderr,
         elapsed: started.elapsed(),
     })
+}
+
+/// Hand stdout to `sink` until EOF or one byte past `cap`; returns the bytes read.
+fn read_stdout<S: Sink>(
+    stdout: &mut impl Read,
+    sink: &mut S,
+    cap: u64,
+    tx: &mpsc::Sender<Event>,
+) -> u64 {
+    let mut buf = vec![0u8; READ_CHUNK];
+    let mut total = 0u64;
+    loop {
+        match stdout.read(&mut buf) {
+            Ok(0) => {
+                sink.finish();
+                let _ = tx.send(Event::StdoutEof);
+                return total;
+            }
+            Ok(n) => {
+                total += n as u64;
+                if total > cap {
+                    let _ = tx.send(Event::Overflow);
+                    return total;
+                }
+                sink.chunk(&buf[..n]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => {
+                let _ = tx.send(Event::StdoutEof);
+                return total;
+            }
+        }
+    }
+}
+
+/// Keep a bounded copy of stderr until EOF.
+fn read_stderr(pipe: &mut impl Read, tx: &mpsc::Sender<Event>) -> Stderr {
+    let mut kept = Stderr::default();
+    let mut buf = vec![0u8; 8 * 1024];
+    loop {
+        match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => kept.push(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    kept.close();
+    let _ = tx.send(Event::StderrEof);
+    kept
+}
+
+/// Learn of sh's exit without reaping it (`WNOWAIT`), so the group id stays
+/// reserved until what is left of the group has been killed.
+fn watch_exit(pid: i32, tx: &mpsc::Sender<Event>) {
+    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
+    while let Err(Errno::EINTR) = waitid(Id::Pid(Pid::from_raw(pid)), flags) {}
+    let _ = tx.send(Event::Exited);
 }
 
 /// Wait until sh has exited and both pipes are drained (`None`), or until
