@@ -8,3 +8,7 @@
 mod harness;
 // A smoke test of the harness itself.
 mod smoke;
+// The spill store: saved complete results, names, modes, refusals.
+mod spill;
+// --format json: one object per outcome, key order, text-mode parity.
+mod json;
