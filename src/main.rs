@@ -67,23 +67,23 @@ fn main() -> ExitCode {
 }
 
 /// clap could not parse the command line. `--help` and `--version` print
-/// and exit 0; a usage error exits 2, as one JSON object when JSON output
-/// was asked for (SPEC §7), else as clap's message on stderr.
+/// and exit 0. A usage error exits 2 and, like every failure, is reported on
+/// stdout (SPEC §4): `Error: <message>`, or one JSON object when JSON output
+/// was asked for (SPEC §7). An agent sees only stdout.
 fn usage_error(e: &clap::Error, args: &[OsString]) -> ExitCode {
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         let _ = e.print();
         return ExitCode::SUCCESS;
     }
-    let code = error::ErrorCode::InvalidArgument.exit_code();
-    if cli::wants_json(args) {
-        let rendered = e.render().to_string();
-        let message = rendered.trim().trim_start_matches("error: ");
-        let envelope = render::json::usage_error(cli::tool_named(args), message);
-        print(&format!("{envelope}\n"));
+    let rendered = e.render().to_string();
+    let message = rendered.trim().trim_start_matches("error: ");
+    let text = if cli::wants_json(args) {
+        render::json::usage_error(cli::tool_named(args), message).to_string()
     } else {
-        let _ = e.print();
-    }
-    ExitCode::from(code)
+        render::text::error_message(message)
+    };
+    print(&format!("{text}\n"));
+    ExitCode::from(error::ErrorCode::InvalidArgument.exit_code())
 }
 
 /// Write `text` to stdout; a closed stdout (`| head`) is not worth a panic.

@@ -351,10 +351,16 @@ const NUMERIC: [(&str, &str); 5] = [
 ];
 
 #[track_caller]
+/// A usage error is reported on stdout, like every failure, naming the option.
 fn assert_usage_error(out: &std::process::Output, option: &str) {
-    assert_out(out, 2, "");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(option), "stderr should name {option}: {err}");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.is_empty(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("Error: ") && text.ends_with('\n'),
+        "{text}"
+    );
+    assert!(text.contains(option), "stdout should name {option}: {text}");
 }
 
 #[test]

@@ -20,3 +20,7 @@ mod grep;
 mod arguments;
 // Fault injection: fake rg scripts, signals, timeouts, orphans, malformed output.
 mod faults;
+// The spill store: saved complete results, names, modes, refusals.
+mod spill;
+// --format json: one object per outcome, key order, text-mode parity.
+mod json;

@@ -1,0 +1,641 @@
+//! `--format json` (SPEC §7): exactly one JSON object and a newline on
+//! stdout for every outcome, the exit codes of text mode, the envelope's
+//! keys in the SPEC's order, and a `text` field that is the text-mode
+//! stdout of the same call without its final newline.
+
+use std::fs;
+use std::process::Output;
+
+use serde_json::{Value, json};
+
+use crate::harness::{T0, TestDir, stdout};
+
+const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
+
+/// Key order of the envelopes, SPEC §7.
+const GLOB_KEYS: [&str; 12] = [
+    "version",
+    "tool",
+    "ok",
+    "status",
+    "paths",
+    "total",
+    "shown",
+    "truncated",
+    "spill",
+    "spill_error",
+    "warnings",
+    "text",
+];
+const GREP_KEYS: [&str; 13] = [
+    "version",
+    "tool",
+    "ok",
+    "status",
+    "files",
+    "total",
+    "shown",
+    "truncated",
+    "total_files",
+    "spill",
+    "spill_error",
+    "warnings",
+    "text",
+];
+const ERROR_KEYS: [&str; 5] = ["version", "tool", "ok", "error", "text"];
+
+/// The keys of the outermost object of `raw`, in the order they appear.
+fn top_level_keys(raw: &str) -> Vec<String> {
+    let bytes = raw.as_bytes();
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth -= 1,
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let rest = raw[i + 1..].trim_start();
+                if depth == 1 && rest.starts_with(':') {
+                    let key: String = serde_json::from_str(&raw[start - 1..=i]).unwrap();
+                    keys.push(key);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    keys
+}
+
+/// One call in every form.
+struct Run {
+    /// The parsed envelope.
+    json: Value,
+    /// stdout of `--format json`, as printed.
+    raw: String,
+    code: i32,
+}
+
+/// stdout of a JSON-mode run: one line, one object. Returns it parsed.
+#[track_caller]
+fn one_object(out: &Output) -> Value {
+    let raw = stdout(out);
+    assert!(
+        raw.ends_with('\n') && raw.matches('\n').count() == 1,
+        "not one line: {raw:?}"
+    );
+    let mut values = serde_json::Deserializer::from_str(&raw).into_iter::<Value>();
+    let value = values.next().unwrap().unwrap();
+    assert!(values.next().is_none(), "more than one value: {raw:?}");
+    assert!(value.is_object(), "{raw}");
+    let expected: &[&str] = match (&value["ok"], &value["tool"]) {
+        (Value::Bool(false), _) => &ERROR_KEYS,
+        (_, Value::String(t)) if t == "glob" => &GLOB_KEYS,
+        _ => &GREP_KEYS,
+    };
+    assert_eq!(top_level_keys(&raw), expected, "key order of {raw}");
+    value
+}
+
+/// Run `args` with `--format json`, with `DSH_SEARCH_FORMAT=json`, and in
+/// text mode: one JSON object either way, the same bytes, the same exit
+/// code as text mode, and `text` equal to the text stdout minus its final
+/// newline.
+#[track_caller]
+fn run(t: &TestDir, args: &[&str]) -> Run {
+    let by_flag = t
+        .cmd()
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let by_env = t
+        .cmd()
+        .env("DSH_SEARCH_FORMAT", "json")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = t.run(args);
+    let json = one_object(&by_flag);
+    assert_eq!(stdout(&by_env), stdout(&by_flag), "env and flag differ");
+    assert_eq!(
+        (by_flag.status.code(), by_env.status.code()),
+        (text.status.code(), text.status.code()),
+        "exit codes of json vs text mode"
+    );
+    let text_out = stdout(&text);
+    let text_out = text_out
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("text stdout without final newline: {text_out:?}"));
+    assert_eq!(json["text"], json!(text_out), "text field vs text mode");
+    Run {
+        json,
+        raw: stdout(&by_flag),
+        code: by_flag.status.code().unwrap(),
+    }
+}
+
+/// A successful glob envelope.
+fn glob_envelope(paths: &[&str], total: usize, text: &str) -> Value {
+    json!({
+        "version": 1, "tool": "glob", "ok": true,
+        "status": if total == 0 { "empty" } else { "results" },
+        "paths": paths, "total": total, "shown": paths.len(),
+        "truncated": paths.len() < total,
+        "spill": null, "spill_error": null, "warnings": [], "text": text,
+    })
+}
+
+/// A failure envelope.
+fn error_envelope(tool: &str, name: &str, code: &str, message: &str) -> Value {
+    json!({
+        "version": 1, "tool": tool, "ok": false,
+        "error": {"name": name, "code": code, "message": message},
+        "text": format!("Error: {message}"),
+    })
+}
+
+/// Three files with distinct mtimes, one with a tab in its name.
+fn glob_tree() -> TestDir {
+    let t = TestDir::new();
+    for (i, rel) in (1..).zip(["a.rs", "b\tc.rs", "src/d.rs"]) {
+        t.write(rel, "x\n");
+        t.mtime(rel, T0 + i);
+    }
+    t
+}
+
+#[test]
+fn glob_results() {
+    let t = glob_tree();
+    let r = run(&t, &["glob", "*.rs"]);
+    assert_eq!(r.code, 0);
+    // JSON carries the path as is; text escapes the tab.
+    assert_eq!(
+        r.json,
+        glob_envelope(
+            &["src/d.rs", "b\tc.rs", "a.rs"],
+            3,
+            "src/d.rs\nb\\tc.rs\na.rs"
+        )
+    );
+    // The format option after the subcommand works the same.
+    let after = t.run(&["glob", "*.rs", "--format", "json"]);
+    assert_eq!(stdout(&after), r.raw);
+}
+
+#[test]
+fn glob_results_byte_for_byte() {
+    let t = glob_tree();
+    let r = run(&t, &["glob", "src/**"]);
+    assert_eq!(
+        r.raw,
+        "{\"version\":1,\"tool\":\"glob\",\"ok\":true,\"status\":\"results\",\
+         \"paths\":[\"src/d.rs\"],\"total\":1,\"shown\":1,\"truncated\":false,\
+         \"spill\":null,\"spill_error\":null,\"warnings\":[],\"text\":\"src/d.rs\"}\n"
+    );
+}
+
+#[test]
+fn grep_results() {
+    let t = TestDir::new();
+    t.write(
+        "src/lib.rs",
+        format!("fn alpha() {{}}\n// {}\nfn beta() {{}}\n", "x".repeat(30)),
+    );
+    t.write("README.md", format!("fn {}\n", "y".repeat(40)));
+    t.write("notes.txt", "nothing here\n");
+    let r = run(&t, &["--grep-max-line-bytes", "13", "grep", "fn "]);
+    assert_eq!(r.code, 0);
+    let text = "Found 3 matches\n\n\
+                README.md\n\
+                Line 1: fn yyyyyyyyyy (line truncated)\n\n\
+                src/lib.rs\n\
+                Line 1: fn alpha() {}\n\
+                Line 3: fn beta() {}";
+    assert_eq!(
+        r.json,
+        json!({
+            "version": 1, "tool": "grep", "ok": true, "status": "results",
+            "files": [
+                {"path": "README.md", "matches": [
+                    {"line_number": 1, "preview": "fn yyyyyyyyyy (line truncated)", "line_truncated": true},
+                ]},
+                {"path": "src/lib.rs", "matches": [
+                    {"line_number": 1, "preview": "fn alpha() {}", "line_truncated": false},
+                    {"line_number": 3, "preview": "fn beta() {}", "line_truncated": false},
+                ]},
+            ],
+            "total": 3, "shown": 3, "truncated": false, "total_files": 2,
+            "spill": null, "spill_error": null, "warnings": [], "text": text,
+        })
+    );
+    // Match keys in the SPEC's order too.
+    assert!(
+        r.raw
+            .contains("{\"line_number\":1,\"preview\":\"fn alpha() {}\",\"line_truncated\":false}"),
+        "{}",
+        r.raw
+    );
+    assert!(r.raw.contains("{\"path\":\"README.md\",\"matches\":["));
+}
+
+#[test]
+fn glob_empty() {
+    let t = glob_tree();
+    let r = run(&t, &["glob", "*.none"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.json, glob_envelope(&[], 0, "No files found"));
+}
+
+fn grep_empty_envelope(warnings: &[&str], text: &str) -> Value {
+    json!({
+        "version": 1, "tool": "grep", "ok": true, "status": "empty",
+        "files": [], "total": 0, "shown": 0, "truncated": false, "total_files": 0,
+        "spill": null, "spill_error": null, "warnings": warnings, "text": text,
+    })
+}
+
+#[test]
+fn grep_empty() {
+    let t = glob_tree();
+    let r = run(&t, &["grep", "absent"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.json, grep_empty_envelope(&[], "No matches found"));
+}
+
+#[test]
+fn grep_nothing_searched() {
+    let t = glob_tree();
+    let r = run(&t, &["grep", "x", "--include", "*.none"]);
+    assert_eq!(r.code, 1);
+    let why = "no file was searched: the include filter or ignore rules excluded every file";
+    assert_eq!(
+        r.json,
+        grep_empty_envelope(&[why], &format!("No matches found ({why})"))
+    );
+}
+
+/// Four files, newest first a..d by name reversed.
+fn capped_tree() -> TestDir {
+    let t = TestDir::new();
+    for (i, rel) in (1..).zip(["a.txt", "b.txt", "c.txt", "d.txt"]) {
+        t.write(rel, "hit\n");
+        t.mtime(rel, T0 + i);
+    }
+    t
+}
+
+#[test]
+fn capped_with_spill() {
+    let t = capped_tree();
+    let spill_root = tempfile::tempdir().unwrap();
+    let spill = spill_root.path().join("spill");
+    let args = [
+        "--spill-dir",
+        spill.to_str().unwrap(),
+        "--glob-max-results",
+        "2",
+        "glob",
+        "*.txt",
+    ];
+    let r = run(&t, &args);
+    assert_eq!(r.code, 0);
+    let entries: Vec<_> = fs::read_dir(&spill).unwrap().collect();
+    assert_eq!(entries.len(), 1);
+    let locator = entries[0].as_ref().unwrap().path().canonicalize().unwrap();
+    let locator = locator.to_str().unwrap();
+    assert!(locator.ends_with("-glob-results.txt"));
+    assert_eq!(
+        fs::read_to_string(locator).unwrap(),
+        "d.txt\nc.txt\nb.txt\na.txt"
+    );
+    assert_eq!(
+        r.json,
+        json!({
+            "version": 1, "tool": "glob", "ok": true, "status": "results",
+            "paths": ["d.txt", "c.txt"], "total": 4, "shown": 2, "truncated": true,
+            "spill": {"locator": locator, "retrieval_hint": DEFAULT_HINT},
+            "spill_error": null, "warnings": [],
+            "text": format!("d.txt\nc.txt\n\n(Showing 2 of 4 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})"),
+        })
+    );
+}
+
+#[test]
+fn capped_grep_with_spill() {
+    let t = capped_tree();
+    let spill_root = tempfile::tempdir().unwrap();
+    let spill = spill_root.path().join("spill");
+    let hint = "Page it with sed -n.";
+    let args = [
+        "--spill-dir",
+        spill.to_str().unwrap(),
+        "--spill-hint",
+        hint,
+        "--grep-max-matches",
+        "3",
+        "grep",
+        "hit",
+    ];
+    let r = run(&t, &args);
+    assert_eq!(r.code, 0);
+    let entries: Vec<_> = fs::read_dir(&spill).unwrap().collect();
+    assert_eq!(entries.len(), 1);
+    let locator = entries[0].as_ref().unwrap().path().canonicalize().unwrap();
+    let locator = locator.to_str().unwrap();
+    assert!(locator.ends_with("-grep-results.txt"));
+    let m = |p: &str| json!({"path": p, "matches": [{"line_number": 1, "preview": "hit", "line_truncated": false}]});
+    assert_eq!(
+        r.json,
+        json!({
+            "version": 1, "tool": "grep", "ok": true, "status": "results",
+            "files": [m("a.txt"), m("b.txt"), m("c.txt")],
+            "total": 4, "shown": 3, "truncated": true, "total_files": 4,
+            "spill": {"locator": locator, "retrieval_hint": hint},
+            "spill_error": null, "warnings": [],
+            "text": format!(
+                "Found 3 of 4 matches\n\na.txt\nLine 1: hit\n\nb.txt\nLine 1: hit\n\nc.txt\nLine 1: hit\n\n\
+                 (Full grep result stored at: {locator}. {hint})"
+            ),
+        })
+    );
+}
+
+#[test]
+fn capped_without_spill() {
+    let t = capped_tree();
+    let r = run(&t, &["--glob-max-results", "2", "glob", "*.txt"]);
+    assert_eq!(r.code, 0);
+    let reason = "no spill directory is configured (--spill-dir or DSH_SEARCH_SPILL_DIR)";
+    assert_eq!(
+        r.json,
+        json!({
+            "version": 1, "tool": "glob", "ok": true, "status": "results",
+            "paths": ["d.txt", "c.txt"], "total": 4, "shown": 2, "truncated": true,
+            "spill": null, "spill_error": reason,
+            "warnings": [format!("the complete result could not be saved: {reason}")],
+            "text": "d.txt\nc.txt\n\n(Showing 2 of 4 paths. The complete result could not be saved; narrow pattern or path to see more.)",
+        })
+    );
+
+    let r = run(&t, &["--grep-max-matches", "1", "grep", "hit"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.json,
+        json!({
+            "version": 1, "tool": "grep", "ok": true, "status": "results",
+            "files": [{"path": "a.txt", "matches": [{"line_number": 1, "preview": "hit", "line_truncated": false}]}],
+            "total": 4, "shown": 1, "truncated": true, "total_files": 4,
+            "spill": null, "spill_error": reason,
+            "warnings": [format!("the complete result could not be saved: {reason}")],
+            "text": "Found 1 of 4 matches\n\na.txt\nLine 1: hit\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)",
+        })
+    );
+}
+
+#[test]
+fn invalid_argument() {
+    let t = glob_tree();
+    let r = run(&t, &["grep", ""]);
+    assert_eq!(r.code, 2);
+    let mut expected = error_envelope(
+        "grep",
+        "ArgumentError",
+        "INVALID_ARGUMENT",
+        "grep pattern must not be empty; pass a ripgrep regex such as fn main",
+    );
+    expected["error"]["field"] = json!("pattern");
+    assert_eq!(r.json, expected);
+
+    let r = run(&t, &["glob", "  "]);
+    assert_eq!(r.code, 2);
+    let mut expected = error_envelope(
+        "glob",
+        "ArgumentError",
+        "INVALID_ARGUMENT",
+        "glob pattern must not be blank; pass a glob such as **/*.rs",
+    );
+    expected["error"]["field"] = json!("pattern");
+    assert_eq!(r.json, expected);
+    // `field` comes after the message.
+    assert!(r.raw.contains(
+        "\"error\":{\"name\":\"ArgumentError\",\"code\":\"INVALID_ARGUMENT\",\"message\":"
+    ));
+    assert!(r.raw.contains(",\"field\":\"pattern\"},\"text\":"));
+}
+
+#[test]
+fn search_invalid_pattern() {
+    let t = glob_tree();
+    let r = run(&t, &["grep", "a("]);
+    assert_eq!(r.code, 3);
+    let message = r.json["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("grep pattern rejected by ripgrep (exit 2): rg: regex parse error:"),
+        "{message}"
+    );
+    assert!(message.contains("unclosed group"), "{message}");
+    assert!(
+        message.ends_with("the include glob must be valid too) and retry."),
+        "{message}"
+    );
+    assert_eq!(
+        r.json,
+        error_envelope("grep", "SearchError", "SEARCH_INVALID_PATTERN", message)
+    );
+}
+
+#[test]
+fn search_failed() {
+    let t = glob_tree();
+    let r = run(&t, &["--rg", "/nonexistent/rg", "grep", "x"]);
+    assert_eq!(r.code, 4);
+    let message = r.json["error"]["message"].as_str().unwrap();
+    // The middle is sh's own "not found" line.
+    assert!(
+        message.starts_with(
+            "grep requires ripgrep (rg) on PATH, but `/nonexistent/rg` could not be run (exit 127: "
+        ),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(
+            "). Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable."
+        ),
+        "{message}"
+    );
+    assert_eq!(
+        r.json,
+        error_envelope("grep", "SearchError", "SEARCH_FAILED", message)
+    );
+}
+
+#[test]
+fn search_raw_output_overflow() {
+    let t = glob_tree();
+    let r = run(&t, &["--raw-output-max-bytes", "10", "grep", "x"]);
+    assert_eq!(r.code, 5);
+    assert_eq!(
+        r.json,
+        error_envelope(
+            "grep",
+            "SearchError",
+            "SEARCH_RAW_OUTPUT_OVERFLOW",
+            "grep output is over the 10-byte cap on raw ripgrep output; narrow pattern, path, or include, or raise --raw-output-max-bytes."
+        )
+    );
+}
+
+#[test]
+fn search_aborted() {
+    let t = TestDir::new();
+    let rg = t.fake_rg("bin/rg", "sleep 5");
+    let r = run(
+        &t,
+        &[
+            "--rg",
+            rg.to_str().unwrap(),
+            "--timeout-ms",
+            "200",
+            "grep",
+            "x",
+        ],
+    );
+    assert_eq!(r.code, 6);
+    assert_eq!(
+        r.json,
+        error_envelope(
+            "grep",
+            "SearchError",
+            "SEARCH_ABORTED",
+            "grep timed out after 200ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
+        )
+    );
+}
+
+/// A command line clap rejects: exit 2 and one JSON object, however JSON
+/// was asked for.
+#[track_caller]
+fn usage_error(t: &TestDir, args: &[&str], tool: &str, mentions: &str) {
+    let forms = [
+        t.cmd()
+            .args(["--format", "json"])
+            .args(args)
+            .output()
+            .unwrap(),
+        t.cmd().arg("--format=json").args(args).output().unwrap(),
+        t.cmd()
+            .env("DSH_SEARCH_FORMAT", "json")
+            .args(args)
+            .output()
+            .unwrap(),
+    ];
+    for out in &forms {
+        assert_eq!(out.status.code(), Some(2));
+        let v = one_object(out);
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(mentions), "{message}");
+        assert!(!message.starts_with("error:"), "{message}");
+        assert_eq!(
+            v,
+            error_envelope(tool, "ArgumentError", "INVALID_ARGUMENT", message)
+        );
+    }
+    // Text mode exits the same way.
+    assert_eq!(t.run(args).status.code(), Some(2));
+}
+
+#[test]
+fn usage_errors_are_json_too() {
+    let t = glob_tree();
+    usage_error(&t, &["grep", "--bogus"], "grep", "'--bogus'");
+    usage_error(
+        &t,
+        &["--timeout-ms", "0", "glob", "x"],
+        "glob",
+        "--timeout-ms",
+    );
+    usage_error(
+        &t,
+        &["glob", "x", "--glob-max-results", "0"],
+        "glob",
+        "--glob-max-results",
+    );
+}
+
+/// SPEC §4: text output is stdout, and an error is `Error: <message>`;
+/// SPEC §7: JSON `text` is that text output. For a clap usage error the
+/// binary prints clap's own message on stderr in text mode and nothing on
+/// stdout, so the JSON `text` has no text-mode twin.
+#[test]
+fn usage_error_text_matches_text_mode() {
+    let t = glob_tree();
+    for args in [
+        &["grep", "--bogus"][..],
+        &["--timeout-ms", "0", "glob", "x"],
+    ] {
+        let json = t
+            .cmd()
+            .args(["--format", "json"])
+            .args(args)
+            .output()
+            .unwrap();
+        let v = one_object(&json);
+        let text = t.run(args);
+        assert_eq!(text.status.code(), Some(2));
+        assert_eq!(
+            stdout(&text),
+            format!("{}\n", v["text"].as_str().unwrap()),
+            "text-mode stdout of {args:?}"
+        );
+    }
+}
+
+#[test]
+fn help_and_version_are_not_json() {
+    let t = glob_tree();
+    let plain = t.run(&["--help"]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert!(
+        stdout(&plain).starts_with(
+            "Bounded, deterministic file discovery for AI agents, backed by ripgrep.\n"
+        ),
+        "{}",
+        stdout(&plain)
+    );
+    assert!(stdout(&plain).contains("Usage: dsh-search"));
+    let flag = t.run(&["--format", "json", "--help"]);
+    let env = t
+        .cmd()
+        .env("DSH_SEARCH_FORMAT", "json")
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(flag.status.code(), Some(0));
+    assert_eq!(stdout(&flag), stdout(&plain));
+    // The env form differs only where clap shows the variable's value.
+    assert_eq!(env.status.code(), Some(0));
+    assert_eq!(
+        stdout(&env),
+        stdout(&plain).replace("[env: DSH_SEARCH_FORMAT=]", "[env: DSH_SEARCH_FORMAT=json]")
+    );
+
+    let version = format!("dsh-search {}\n", env!("CARGO_PKG_VERSION"));
+    let out = t.run(&["--format", "json", "--version"]);
+    assert_eq!((out.status.code(), stdout(&out)), (Some(0), version));
+}
+
+#[test]
+fn key_scanner_reads_only_the_outer_object() {
+    assert_eq!(
+        top_level_keys(r#"{"a":{"b":1,"c":[{"d":"\"e\":"}]},"f\"g":"h:","i":[]}"#),
+        ["a", "f\"g", "i"]
+    );
+}
