@@ -30,6 +30,13 @@ struct Envelope<'a> {
     data: Option<&'a RawValue>,
 }
 
+/// A whole match record, for the one-pass fast path.
+#[derive(Deserialize)]
+struct MatchRecordJson<'a> {
+    #[serde(borrow)]
+    data: MatchData<'a>,
+}
+
 #[derive(Deserialize)]
 struct MatchData<'a> {
     #[serde(borrow, default)]
@@ -39,7 +46,32 @@ struct MatchData<'a> {
     #[serde(default)]
     line_number: Option<u64>,
     #[serde(default)]
-    submatches: Vec<Submatch>,
+    submatches: FirstSubmatch,
+}
+
+/// The first of rg's submatches; the rest are skipped without allocating.
+#[derive(Default)]
+struct FirstSubmatch(Option<Submatch>);
+
+impl<'de> Deserialize<'de> for FirstSubmatch {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = FirstSubmatch;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of submatches")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let first = seq.next_element::<Submatch>()?;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(FirstSubmatch(first))
+            }
+        }
+        d.deserialize_seq(Visitor)
+    }
 }
 
 /// rg's arbitrary-data form: `{"text": "..."}` for UTF-8, `{"bytes": "<base64>"}` otherwise.
@@ -61,6 +93,16 @@ struct Submatch {
 /// that carry no match. The error says what was wrong, for the
 /// `SEARCH_FAILED` message.
 pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
+    // Fast paths for the layout rg prints (`type` first): a match record is
+    // decoded in one pass, the records that carry no match are not decoded.
+    if line.starts_with(MATCH_PREFIX) {
+        let record: MatchRecordJson<'_> = serde_json::from_slice(line)
+            .map_err(|e| format!("a match record is not of rg's form: {e}"))?;
+        return match_record(record.data).map(Some);
+    }
+    if NO_MATCH_PREFIXES.iter().any(|p| line.starts_with(p)) {
+        return Ok(None);
+    }
     // serde's derived structs also accept a JSON array of the fields in
     // order; rg only ever prints objects.
     if !is_object(line) {
@@ -79,6 +121,18 @@ pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
     }
     let data: MatchData<'_> = serde_json::from_str(data.get())
         .map_err(|e| format!("a match record is not of rg's form: {e}"))?;
+    match_record(data).map(Some)
+}
+
+const MATCH_PREFIX: &[u8] = br#"{"type":"match","data":{"#;
+const NO_MATCH_PREFIXES: [&[u8]; 4] = [
+    br#"{"type":"begin","data":{"#,
+    br#"{"type":"end","data":{"#,
+    br#"{"type":"context","data":{"#,
+    br#"{"type":"summary","data":{"#,
+];
+
+fn match_record(data: MatchData<'_>) -> Result<MatchRecord<'_>, String> {
     let path = data
         .path
         .ok_or_else(|| "a match record has no path".to_owned())
@@ -92,15 +146,15 @@ pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
         .ok_or_else(|| "a match record has no line_number".to_owned())?;
     let first_match = data
         .submatches
-        .iter()
+        .0
         .map(|s| (s.start, s.end))
-        .find(|&(start, end)| start <= end && end <= line.len());
-    Ok(Some(MatchRecord {
+        .filter(|&(start, end)| start <= end && end <= line.len());
+    Ok(MatchRecord {
         path,
         line,
         line_number,
         first_match,
-    }))
+    })
 }
 
 fn is_object(json: &[u8]) -> bool {
