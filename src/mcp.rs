@@ -7,6 +7,7 @@
 //! protocol asks. stdout carries protocol messages only; diagnostics go to
 //! stderr. The server exits 0 at EOF, 6 when signalled.
 
+use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
@@ -42,11 +43,61 @@ enum Incoming {
     Eof,
 }
 
-/// The request being served, shared with the reader so it can cancel it.
+/// Cancellation state shared with the reader thread.
 #[derive(Default)]
 struct InFlight {
-    id: Mutex<Option<Value>>,
+    ids: Mutex<Ids>,
+    /// Set when the request in flight is cancelled; the runner polls it.
     cancel: AtomicBool,
+}
+
+#[derive(Default)]
+struct Ids {
+    /// The request being served.
+    current: Option<Value>,
+    /// Requests cancelled before they were served (JSON text of their ids).
+    cancelled: HashSet<String>,
+}
+
+/// More remembered cancellations than this means ids of requests that never
+/// came; the oldest knowledge is dropped rather than grown without bound.
+const MAX_CANCELLED: usize = 1024;
+
+impl InFlight {
+    fn ids(&self) -> std::sync::MutexGuard<'_, Ids> {
+        self.ids.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The reader saw `notifications/cancelled` for `id`.
+    fn cancel(&self, id: &Value) {
+        let mut ids = self.ids();
+        if ids.current.as_ref() == Some(id) {
+            self.cancel.store(true, Ordering::SeqCst);
+        } else {
+            if ids.cancelled.len() >= MAX_CANCELLED {
+                ids.cancelled.clear();
+            }
+            ids.cancelled.insert(id.to_string());
+        }
+    }
+
+    /// Mark `id` as the request being served; `false` if it was cancelled
+    /// while it waited (it then gets no reply).
+    fn start(&self, id: &Value) -> bool {
+        let mut ids = self.ids();
+        if ids.cancelled.remove(&id.to_string()) {
+            return false;
+        }
+        ids.current = Some(id.clone());
+        self.cancel.store(false, Ordering::SeqCst);
+        true
+    }
+
+    /// The request is done; `true` if it was cancelled while it ran.
+    fn finish(&self) -> bool {
+        self.ids().current = None;
+        self.cancel.swap(false, Ordering::SeqCst)
+    }
 }
 
 /// Serve until stdin ends. Returns the process exit status.
@@ -56,6 +107,7 @@ pub fn serve(settings: &Settings) -> u8 {
     let reader_state = Arc::clone(&in_flight);
     std::thread::spawn(move || read_loop(&tx, &reader_state));
     let mut out = io::stdout().lock();
+    let mut session = Session::default();
     loop {
         if let Some(signal) = signals::pending() {
             eprintln!("dsh-search mcp: stopped by {}", signals::name(signal));
@@ -69,7 +121,14 @@ pub fn serve(settings: &Settings) -> u8 {
         let reply = match incoming {
             Incoming::Eof => return 0,
             Incoming::Unparsable(detail) => Some(error(&Value::Null, PARSE_ERROR, &detail)),
-            Incoming::Message(message) => handle(&message, settings, &in_flight),
+            Incoming::Message(Value::Array(batch)) if session.batches && !batch.is_empty() => {
+                let replies: Vec<Value> = batch
+                    .iter()
+                    .filter_map(|m| handle(m, settings, &in_flight, &mut session))
+                    .collect();
+                (!replies.is_empty()).then_some(Value::Array(replies))
+            }
+            Incoming::Message(message) => handle(&message, settings, &in_flight, &mut session),
         };
         if let Some(reply) = reply {
             let written = writeln!(out, "{reply}").and_then(|()| out.flush());
@@ -89,8 +148,8 @@ fn read_loop(tx: &mpsc::Sender<Incoming>, in_flight: &InFlight) {
             Ok(Some(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
             Ok(Some(line)) => match serde_json::from_slice::<Value>(&line) {
                 Ok(message) => {
-                    if cancels_in_flight(&message, in_flight) {
-                        in_flight.cancel.store(true, Ordering::SeqCst);
+                    if let Some(id) = cancelled_id(&message) {
+                        in_flight.cancel(id);
                     }
                     Incoming::Message(message)
                 }
@@ -141,25 +200,35 @@ fn read_line(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
     }
 }
 
-fn cancels_in_flight(message: &Value, in_flight: &InFlight) -> bool {
+/// The request id a `notifications/cancelled` names.
+fn cancelled_id(message: &Value) -> Option<&Value> {
     if message.get("method").and_then(Value::as_str) != Some("notifications/cancelled") {
-        return false;
+        return None;
     }
-    let Some(target) = message.pointer("/params/requestId") else {
-        return false;
-    };
-    let current = in_flight.id.lock().unwrap_or_else(PoisonError::into_inner);
-    current.as_ref() == Some(target)
+    message.pointer("/params/requestId")
 }
 
-/// The reply to one message, `None` for notifications and responses.
-fn handle(message: &Value, settings: &Settings, in_flight: &InFlight) -> Option<Value> {
+/// What the session has negotiated.
+#[derive(Default)]
+struct Session {
+    /// JSON-RPC batches are part of revision 2025-03-26 only (added there,
+    /// removed in 2025-06-18).
+    batches: bool,
+}
+
+/// The reply to one message, `None` for notifications, responses and
+/// cancelled requests.
+fn handle(
+    message: &Value,
+    settings: &Settings,
+    in_flight: &InFlight,
+    session: &mut Session,
+) -> Option<Value> {
     let Value::Object(map) = message else {
-        // Batches were removed from the protocol in 2025-06-18.
         return Some(error(
             &Value::Null,
             INVALID_REQUEST,
-            "a message must be one JSON-RPC object",
+            "a message must be one JSON-RPC object (batches only under protocol 2025-03-26)",
         ));
     };
     let id = map.get("id").cloned();
@@ -189,26 +258,28 @@ fn handle(message: &Value, settings: &Settings, in_flight: &InFlight) -> Option<
         ));
     }
     let params = map.get("params").cloned().unwrap_or_else(|| json!({}));
+    if !in_flight.start(&id) {
+        // Cancelled while it waited: a cancelled request gets no response.
+        return None;
+    }
     let result = match method {
-        "initialize" => Ok(initialize(&params)),
+        "initialize" => {
+            let result = initialize(&params);
+            session.batches = result["protocolVersion"] == "2025-03-26";
+            Ok(result)
+        }
         "ping" => Ok(json!({})),
         "tools/list" => Ok(tools_list(settings)),
-        "tools/call" => {
-            *in_flight.id.lock().unwrap_or_else(PoisonError::into_inner) = Some(id.clone());
-            in_flight.cancel.store(false, Ordering::SeqCst);
-            let result = tools_call(&params, settings, &in_flight.cancel);
-            *in_flight.id.lock().unwrap_or_else(PoisonError::into_inner) = None;
-            if in_flight.cancel.swap(false, Ordering::SeqCst) {
-                // A cancelled request gets no response.
-                return None;
-            }
-            result
-        }
+        "tools/call" => tools_call(&params, settings, &in_flight.cancel),
         _ => Err((
             METHOD_NOT_FOUND,
             format!("method `{method}` is not supported"),
         )),
     };
+    if in_flight.finish() {
+        // Cancelled while it ran (its rg group is dead): no response.
+        return None;
+    }
     Some(match result {
         Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
         Err((code, message)) => error(&id, code, &message),

@@ -96,8 +96,13 @@ pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
     // Fast paths for the layout rg prints (`type` first): a match record is
     // decoded in one pass, the records that carry no match are not decoded.
     if line.starts_with(MATCH_PREFIX) {
-        let record: MatchRecordJson<'_> = serde_json::from_slice(line)
-            .map_err(|e| format!("a match record is not of rg's form: {e}"))?;
+        let record: MatchRecordJson<'_> = serde_json::from_slice(line).map_err(|e| {
+            if e.is_data() {
+                format!("a match record is not of rg's form: {e}")
+            } else {
+                format!("not a JSON record: {e}")
+            }
+        })?;
         return match_record(record.data).map(Some);
     }
     if NO_MATCH_PREFIXES.iter().any(|p| line.starts_with(p)) {

@@ -407,12 +407,14 @@ fn argument_errors_name_the_field() {
 #[test]
 fn an_unknown_tool_is_a_usage_error() {
     let t = tree();
+    // Like every failure, a usage error is reported on stdout.
     let out = t.run(&["call", "find", "{}"]);
-    assert_out(&out, 2, "");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "error: invalid value 'find' for '<TOOL>'\n  [possible values: glob, grep]\n\nFor more information, try '--help'.\n"
+    assert_out(
+        &out,
+        2,
+        "Error: invalid value 'find' for '<TOOL>'\n  [possible values: glob, grep]\n\nFor more information, try '--help'.\n",
     );
+    assert!(out.stderr.is_empty());
 
     let out = t.run(&["--format", "json", "call", "find", "{}"]);
     assert_eq!(out.status.code(), Some(2));
