@@ -204,20 +204,34 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
     let cap = spec.stdout_cap;
 
     let (tx, rx) = mpsc::channel::<Event>();
+    let stop_parsing = AtomicBool::new(false);
     let (end, stdout_bytes, stderr) = std::thread::scope(|scope| {
+        // stdout is counted by one thread and parsed by another, so the
+        // byte cap is enforced at the speed rg writes, not the speed the
+        // sink parses: an overflowing search stops as soon as rg passes
+        // the cap. The queue between them is bounded by the cap itself.
+        let (chunk_tx, chunk_rx) = mpsc::channel::<Vec<u8>>();
         let out_tx = tx.clone();
-        let out = scope.spawn(move || read_stdout(&mut stdout, sink, cap, &out_tx));
+        let out = scope.spawn(move || read_stdout(&mut stdout, cap, &chunk_tx, &out_tx));
+        let parse_tx = tx.clone();
+        let stop_flag = &stop_parsing;
+        let parser = scope.spawn(move || parse_stdout(&chunk_rx, sink, stop_flag, &parse_tx));
         let err_tx = tx.clone();
         let err = scope.spawn(move || read_stderr(&mut stderr_pipe, &err_tx));
         scope.spawn(move || watch_exit(pid, &tx));
 
         let stop = wait(&rx, deadline, spec.cancel, || kill_group(&child));
+        if stop.is_some() {
+            // The result will not be used: the parser may drop its backlog.
+            stop_parsing.store(true, Ordering::SeqCst);
+        }
         // Whatever ended the run, nothing of the group outlives it: sh has
         // not been reaped yet, so its group id cannot name a stranger.
         kill_group(&child);
         let status = child.wait();
         // Readers finish once every writer in the group is gone.
         let stdout_bytes = out.join().unwrap_or(0);
+        let _ = parser.join();
         let stderr = err.join().unwrap_or_default();
         let end = stop.unwrap_or_else(|| {
             End::Exited(status.unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)))
@@ -232,37 +246,53 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
     })
 }
 
-/// Hand stdout to `sink` until EOF or one byte past `cap`; returns the bytes read.
-fn read_stdout<S: Sink>(
+/// Read stdout and pass it on in chunks until EOF or one byte past `cap`
+/// (then `Event::Overflow`); returns the bytes read. Dropping `chunks` at
+/// the end tells the parser that stdout is done.
+fn read_stdout(
     stdout: &mut impl Read,
-    sink: &mut S,
     cap: u64,
+    chunks: &mpsc::Sender<Vec<u8>>,
     tx: &mpsc::Sender<Event>,
 ) -> u64 {
-    let mut buf = vec![0u8; READ_CHUNK];
     let mut total = 0u64;
     loop {
+        let mut buf = vec![0u8; READ_CHUNK];
         match stdout.read(&mut buf) {
-            Ok(0) => {
-                sink.finish();
-                let _ = tx.send(Event::StdoutEof);
-                return total;
-            }
+            Ok(0) => return total,
             Ok(n) => {
                 total += n as u64;
                 if total > cap {
                     let _ = tx.send(Event::Overflow);
                     return total;
                 }
-                sink.chunk(&buf[..n]);
+                buf.truncate(n);
+                if chunks.send(buf).is_err() {
+                    return total;
+                }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => {
-                let _ = tx.send(Event::StdoutEof);
-                return total;
-            }
+            Err(_) => return total,
         }
     }
+}
+
+/// Hand the chunks to `sink` in order; at the end of stdout, finish the sink
+/// and report `Event::StdoutEof`. Stops early when `stop` is set.
+fn parse_stdout<S: Sink>(
+    chunks: &mpsc::Receiver<Vec<u8>>,
+    sink: &mut S,
+    stop: &AtomicBool,
+    tx: &mpsc::Sender<Event>,
+) {
+    for chunk in chunks {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        sink.chunk(&chunk);
+    }
+    sink.finish();
+    let _ = tx.send(Event::StdoutEof);
 }
 
 /// Keep a bounded copy of stderr until EOF.
