@@ -91,24 +91,14 @@ fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     }
 }
 
-/// A PATH that finds bash as `sh` first. dash (Debian's /bin/sh) forks the
-/// one command of `sh -c` and keeps rg's pipes open while it waits; bash
-/// `exec`s it, so rg itself is the group leader dsh-search waits for.
-fn path_with_bash_as_sh(t: &TestDir) -> String {
-    let found = StdCommand::new("sh")
-        .args(["-c", "command -v bash"])
-        .output()
-        .expect("sh runs");
-    let bash = String::from_utf8_lossy(&found.stdout);
-    let bash = bash.trim();
-    assert!(
-        found.status.success() && !bash.is_empty(),
-        "this test needs bash"
-    );
+/// A PATH whose first directory holds an `sh` that only leaves a marker:
+/// dsh-search must run `/bin/sh`, never an `sh` found on PATH.
+fn path_with_planted_sh(t: &TestDir) -> (String, PathBuf) {
+    let marker = t.path().join("planted-sh-ran");
     let shim = t.mkdir("shim");
-    std::os::unix::fs::symlink(bash, shim.join("sh")).expect("symlink sh -> bash");
+    t.fake_rg("shim/sh", &format!(": > '{}'\nexit 99", marker.display()));
     let path = std::env::var("PATH").unwrap_or_default();
-    format!("{}:{path}", shim.display())
+    (format!("{}:{path}", shim.display()), marker)
 }
 
 /// Background `sleep N` processes a fake rg starts, each writing its pid to
@@ -794,28 +784,22 @@ fn glob_hang_past_the_timeout() {
 
 #[test]
 fn hang_with_closed_pipes_still_times_out() {
-    // rg closes stdout and stderr but keeps running: no pipe event comes.
-    // Under bash as `sh` the exec'd fake rg is the process dsh-search waits
-    // for after both pipes have closed (`reap`).
-    for (bash, seconds) in [(false, 305), (true, 306)] {
-        let t = TestDir::new();
-        let sleepers = Sleepers::new(&t, &[seconds]);
-        let rg = fake(
-            &t,
-            &format!("exec >/dev/null 2>&1\n{}wait", sleepers.script("")),
-        );
-        let mut cmd = t.cmd();
-        if bash {
-            cmd.env("PATH", path_with_bash_as_sh(&t));
-        }
-        let out = cmd
-            .args(["--rg", &rg, "--timeout-ms", "300", "grep", "x"])
-            .output()
-            .expect("dsh-search runs");
-        let tracked = sleepers.track();
-        assert_out(&out, 6, GREP_TIMEOUT_300);
-        tracked.assert_gone();
-    }
+    // rg closes stdout and stderr but keeps running: no pipe event comes,
+    // and the deadline still ends the run.
+    let t = TestDir::new();
+    let sleepers = Sleepers::new(&t, &[305]);
+    let rg = fake(
+        &t,
+        &format!("exec >/dev/null 2>&1\n{}wait", sleepers.script("")),
+    );
+    let out = t
+        .cmd()
+        .args(["--rg", &rg, "--timeout-ms", "300", "grep", "x"])
+        .output()
+        .expect("dsh-search runs");
+    let tracked = sleepers.track();
+    assert_out(&out, 6, GREP_TIMEOUT_300);
+    tracked.assert_gone();
 }
 
 #[test]
@@ -854,12 +838,7 @@ fn grandchild_holding_stdout_open_does_not_hold_the_search() {
 /// starts a background sleep and a foreground one (`wait`), writes a
 /// "started" marker, and waits; send `signal` once the marker exists; return
 /// exit code and stdout once every sleeper is checked gone.
-fn interrupt(
-    signal: &str,
-    fake_body_prefix: &str,
-    seconds: u32,
-    bash_as_sh: bool,
-) -> (Option<i32>, String) {
+fn interrupt(signal: &str, fake_body_prefix: &str, seconds: u32) -> (Option<i32>, String) {
     let t = TestDir::new();
     let marker = t.path().join("started");
     let sleepers = Sleepers::new(&t, &[seconds, 300]);
@@ -871,11 +850,7 @@ fn interrupt(
             marker.display()
         ),
     );
-    let path = if bash_as_sh {
-        path_with_bash_as_sh(&t)
-    } else {
-        std::env::var("PATH").unwrap_or_default()
-    };
+    let path = std::env::var("PATH").unwrap_or_default();
     let mut cmd = StdCommand::new(assert_cmd::cargo::cargo_bin("dsh-search"));
     cmd.env_clear()
         .env("PATH", path)
@@ -907,7 +882,7 @@ fn interrupt(
 #[test]
 fn sigterm_sigint_sighup_stop_the_search() {
     for (signal, seconds) in [("TERM", 311), ("INT", 312), ("HUP", 313)] {
-        let (code, out) = interrupt(signal, "", seconds, false);
+        let (code, out) = interrupt(signal, "", seconds);
         assert_eq!(
             (code, out.as_str()),
             (
@@ -921,22 +896,24 @@ fn sigterm_sigint_sighup_stop_the_search() {
 }
 
 #[test]
-fn sigterm_with_bash_as_sh_stops_the_search() {
-    let (code, out) = interrupt("TERM", "", 315, true);
-    assert_eq!(
-        (code, out.as_str()),
-        (
-            Some(6),
-            "Error: grep was interrupted by SIGTERM; the search was stopped.\n"
-        )
-    );
+fn a_sh_planted_on_path_is_not_used() {
+    let t = TestDir::new();
+    t.write("a.txt", "x\n");
+    let (path, marker) = path_with_planted_sh(&t);
+    let out = t
+        .cmd()
+        .env("PATH", path)
+        .args(["grep", "x", "a.txt"])
+        .output()
+        .expect("dsh-search runs");
+    assert_out(&out, 0, "Found 1 match\n\na.txt\nLine 1: x\n");
+    assert!(!marker.exists(), "an sh from PATH ran");
 }
 
-/// rg closed stdout and stderr but still runs (bash as `sh`, so nothing
-/// else holds the pipes): the runner is in `reap`, waiting for the process.
+/// rg closed stdout and stderr but still runs: a signal still stops it.
 #[test]
 fn sigterm_after_rg_closed_its_pipes_stops_the_search() {
-    let (code, out) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314, true);
+    let (code, out) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314);
     assert_eq!(
         (code, out.as_str()),
         (
