@@ -2,8 +2,12 @@
 //! `--glob-sort` over the COMPLETE list, then capped (SPEC §2, §4).
 
 use std::fs;
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::fs::OpenOptionsExt;
 use std::thread;
-use std::time::SystemTime;
+
+use nix::fcntl::AtFlags;
+use nix::sys::stat::fstatat;
 
 use super::paths::Workdir;
 use crate::rg::run::Sink;
@@ -25,57 +29,79 @@ impl Sink for GlobSink {
 /// split across the machine's cores.
 const PARALLEL_STAT_THRESHOLD: usize = 2048;
 
+/// Modification time as (seconds, nanoseconds) since the epoch.
+type Mtime = (i64, i64);
+
 /// The displayed paths of a listing, in `sort` order, VCS paths removed.
+/// Each entry keeps rg's own path (what is stat'ed) and the displayed one.
 pub fn ordered_paths(listing: &[u8], workdir: &Workdir, sort: GlobSort) -> Vec<Vec<u8>> {
-    let paths: Vec<Vec<u8>> = listing
+    let paths: Vec<&[u8]> = listing
         .split(|&b| b == 0)
         .filter(|p| !p.is_empty() && !workdir.in_vcs_dir(p))
-        .map(|p| workdir.display(p).into_owned())
         .collect();
-    match sort {
-        GlobSort::Path => {
-            let mut paths = paths;
-            paths.sort_unstable();
-            paths
-        }
-        GlobSort::Newest | GlobSort::Oldest => {
-            let mtimes = modification_times(&paths, workdir);
-            let mut keyed: Vec<(SystemTime, Vec<u8>)> = mtimes.into_iter().zip(paths).collect();
-            if sort == GlobSort::Newest {
-                keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-            } else {
-                keyed.sort_unstable();
-            }
-            keyed.into_iter().map(|(_, p)| p).collect()
-        }
+    let mut keyed: Vec<(Mtime, Vec<u8>)> = match sort {
+        GlobSort::Path => paths
+            .iter()
+            .map(|p| ((0, 0), workdir.display(p).into_owned()))
+            .collect(),
+        GlobSort::Newest | GlobSort::Oldest => modification_times(&paths, workdir)
+            .into_iter()
+            .zip(&paths)
+            .map(|(mtime, p)| (mtime, workdir.display(p).into_owned()))
+            .collect(),
+    };
+    if sort == GlobSort::Newest {
+        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    } else {
+        keyed.sort_unstable();
     }
+    keyed.into_iter().map(|(_, p)| p).collect()
 }
 
-/// mtime of each path; a path that cannot be stat'ed (removed since rg
-/// listed it) sorts as the oldest possible time.
-fn modification_times(paths: &[Vec<u8>], workdir: &Workdir) -> Vec<SystemTime> {
-    let stat = |p: &Vec<u8>| {
-        let full = workdir.resolve(p);
-        fs::metadata(&full)
-            .or_else(|_| fs::symlink_metadata(&full))
-            .and_then(|m| m.modified())
-            .unwrap_or(SystemTime::UNIX_EPOCH)
-    };
+/// mtime of each path (as rg printed it, so relative to the workdir); a
+/// path that cannot be stat'ed (removed since rg listed it) sorts as the
+/// oldest possible time.
+fn modification_times(paths: &[&[u8]], workdir: &Workdir) -> Vec<Mtime> {
     let threads = thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if paths.len() < PARALLEL_STAT_THRESHOLD || threads == 1 {
-        return paths.iter().map(stat).collect();
+        return stat_all(paths, workdir);
     }
     let chunk = paths.len().div_ceil(threads);
     thread::scope(|scope| {
         let handles: Vec<_> = paths
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(stat).collect::<Vec<_>>()))
+            .map(|part| scope.spawn(move || stat_all(part, workdir)))
             .collect();
         handles
             .into_iter()
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     })
+}
+
+/// Paths are looked up from an open handle on the workdir, so the kernel
+/// does not walk the workdir's own path for each file. (Opening each parent
+/// directory once was measured too: rg's parallel walk interleaves
+/// directories, and the extra opens cost what the shorter lookups save.)
+fn stat_all(paths: &[&[u8]], workdir: &Workdir) -> Vec<Mtime> {
+    let root = open_dir(&workdir.resolve(b"."));
+    let dirfd = root.as_ref().map(AsRawFd::as_raw_fd);
+    paths.iter().map(|path| stat(dirfd, path)).collect()
+}
+
+/// A handle on a directory for lookups only (`O_PATH`: no read access needed).
+fn open_dir(path: &std::path::Path) -> Option<fs::File> {
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_PATH | nix::libc::O_DIRECTORY)
+        .open(path)
+        .ok()
+}
+
+fn stat(dirfd: Option<RawFd>, path: &[u8]) -> Mtime {
+    fstatat(dirfd, path, AtFlags::empty())
+        .or_else(|_| fstatat(dirfd, path, AtFlags::AT_SYMLINK_NOFOLLOW))
+        .map_or((i64::MIN, 0), |st| (st.st_mtime, st.st_mtime_nsec))
 }
 
 #[cfg(test)]

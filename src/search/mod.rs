@@ -82,10 +82,7 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
                 Ok(raw) => {
                     let paths = glob::ordered_paths(&sink.bytes, &workdir, settings.glob_sort);
                     let verdict = classify(tool, settings, &raw, !paths.is_empty(), None);
-                    let items = paths
-                        .iter()
-                        .map(|p| String::from_utf8_lossy(p).into_owned())
-                        .collect();
+                    let items = paths.into_iter().map(lossy_string).collect();
                     (
                         Some(raw),
                         verdict.map(|v| report(tool, Items::Glob(items), v, settings)),
@@ -117,6 +114,12 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
         script,
         raw,
     }
+}
+
+/// `bytes` as a string, reusing the allocation when it is valid UTF-8.
+fn lossy_string(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {

@@ -13,14 +13,21 @@ use crate::rg::command::VCS_DIRS;
 pub struct Workdir {
     path: PathBuf,
     canonical: Option<PathBuf>,
+    /// The workdir itself lies inside a VCS metadata directory.
+    inside_vcs: bool,
 }
 
 impl Workdir {
     pub fn new(path: &Path) -> Self {
         let canonical = path.canonicalize().ok().filter(|c| c != path);
+        let inside_vcs = path.components().any(|c| match c {
+            Component::Normal(name) => is_vcs_dir(name.as_bytes()),
+            _ => false,
+        });
         Self {
             path: path.to_path_buf(),
             canonical,
+            inside_vcs,
         }
     }
 
@@ -53,11 +60,13 @@ impl Workdir {
     /// only see the part below the search root, so a search run from inside
     /// `.git` needs this second look (SPEC §2).
     pub fn in_vcs_dir(&self, raw: &[u8]) -> bool {
-        self.resolve(raw).components().any(|c| match c {
-            Component::Normal(name) => VCS_DIRS.iter().any(|d| OsStr::new(d) == name),
-            _ => false,
-        })
+        let relative = raw.first() != Some(&b'/');
+        (relative && self.inside_vcs) || raw.split(|&b| b == b'/').any(is_vcs_dir)
     }
+}
+
+fn is_vcs_dir(name: &[u8]) -> bool {
+    VCS_DIRS.iter().any(|d| d.as_bytes() == name)
 }
 
 #[cfg(test)]
