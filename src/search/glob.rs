@@ -4,6 +4,7 @@
 use std::fs;
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
 use std::thread;
 
 use nix::fcntl::AtFlags;
@@ -89,6 +90,38 @@ fn stat_all(paths: &[&[u8]], workdir: &Workdir) -> Vec<Mtime> {
     paths.iter().map(|path| stat(dirfd, path)).collect()
 }
 
+/// The directory a glob with no PATH can be walked from instead of the
+/// whole workdir: the literal leading components of `pattern` (`src/lib`
+/// for `src/lib/**/*.rs`), when they name real directories.
+///
+/// rg matches a glob against the path relative to its working directory
+/// and prints paths the same way whether it starts at `.` or at `src/lib`,
+/// so the listing is byte-identical (tests pin this). It is not used when
+/// any component is a symlink (rg follows a symlink given as a path but
+/// not one met during the walk), is `.`/`..`, or when the directory does
+/// not exist (rg would then fail where the whole walk finds nothing).
+pub fn walk_root(pattern: &str, workdir: &Path) -> Option<String> {
+    let literal_end = pattern
+        .find(['*', '?', '[', '{', '\\'])
+        .unwrap_or(pattern.len());
+    let prefix = &pattern[..pattern[..literal_end].rfind('/')?];
+    if prefix.is_empty() || prefix.starts_with('/') {
+        return None;
+    }
+    let mut dir = workdir.to_path_buf();
+    for component in prefix.split('/') {
+        if matches!(component, "" | "." | "..") {
+            return None;
+        }
+        dir.push(component);
+        match fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.file_type().is_dir() => {}
+            _ => return None,
+        }
+    }
+    Some(prefix.to_owned())
+}
+
 /// A handle on a directory for lookups only (`O_PATH`: no read access needed).
 fn open_dir(path: &std::path::Path) -> Option<fs::File> {
     fs::OpenOptions::new()
@@ -108,6 +141,35 @@ fn stat(dirfd: Option<RawFd>, path: &[u8]) -> Mtime {
 mod tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn walk_root_is_the_literal_directory_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("src/lib")).unwrap();
+        fs::write(dir.path().join("src/file"), "").unwrap();
+        std::os::unix::fs::symlink("src", dir.path().join("link")).unwrap();
+        let root = |p: &str| walk_root(p, dir.path());
+        assert_eq!(root("src/lib/**/*.rs").as_deref(), Some("src/lib"));
+        assert_eq!(root("src/**").as_deref(), Some("src"));
+        assert_eq!(root("src/lib/x.rs").as_deref(), Some("src/lib"));
+        assert_eq!(root("src/li*/x.rs").as_deref(), Some("src"));
+        assert_eq!(root("src/{lib,bin}/*.rs").as_deref(), Some("src"));
+        for none in [
+            "**/*.rs",
+            "*.rs",
+            "src",
+            "src/file/*",
+            "link/**",
+            "missing/**",
+            "./src/**",
+            "src/../src/**",
+            "/abs/**",
+            "src//lib/*",
+            r"s\rc/*",
+        ] {
+            assert_eq!(root(none), None, "{none}");
+        }
+    }
 
     #[test]
     fn path_order_and_vcs_filter() {

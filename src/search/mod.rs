@@ -40,7 +40,15 @@ pub struct Outcome {
 pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) -> Outcome {
     let tool = request.tool();
     let script = match request {
-        Request::Glob(r) => command::glob_script(&settings.rg, &r.pattern, r.path.as_deref()),
+        Request::Glob(r) => {
+            // A pattern that starts with literal directories is walked from
+            // there: same listing, a fraction of the walk.
+            let root = match &r.path {
+                Some(path) => Some(path.clone()),
+                None => glob::walk_root(&r.pattern, &settings.workdir),
+            };
+            command::glob_script(&settings.rg, &r.pattern, root.as_deref())
+        }
         Request::Grep(r) => command::grep_script(
             &settings.rg,
             &r.pattern,
@@ -118,8 +126,7 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
 
 /// `bytes` as a string, reusing the allocation when it is valid UTF-8.
 fn lossy_string(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {

@@ -448,3 +448,77 @@ fn a_piped_stdin_changes_nothing() {
         .unwrap();
     assert_out(&out, 0, "a.txt\n");
 }
+
+/// What rg itself lists for `pattern` from the workdir (no PATH), sorted by
+/// bytes: the reference the walk-root shortcut must reproduce exactly.
+fn rg_listing(t: &TestDir, pattern: &str) -> String {
+    let mut args = vec![
+        "--no-config".to_owned(),
+        "--files".to_owned(),
+        format!("--glob={pattern}"),
+        "--no-ignore".to_owned(),
+        "--hidden".to_owned(),
+    ];
+    for dir in [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"] {
+        args.push(format!("--glob=!**/{dir}"));
+        args.push(format!("--glob=!**/{dir}/**"));
+    }
+    let out = std::process::Command::new(crate::harness::real_rg())
+        .args(&args)
+        .current_dir(t.path())
+        .env_remove("RIPGREP_CONFIG_PATH")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let mut paths: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    paths.sort_unstable();
+    lines(paths)
+}
+
+#[test]
+fn a_literal_directory_prefix_is_walked_from_there_with_the_same_listing() {
+    let t = TestDir::new();
+    for rel in [
+        "src/lib/a.rs",
+        "src/lib/deep/b.rs",
+        "src/lib/.hidden/c.rs",
+        "src/lib/ignored/d.rs",
+        "src/main.rs",
+        "src/lib.rs",
+        "other/src/lib/e.rs",
+        "src/lib/.git/config.rs",
+        "outside/f.rs",
+    ] {
+        t.write(rel, "");
+    }
+    t.write(".gitignore", "ignored/\n");
+    std::os::unix::fs::symlink(t.path().join("outside"), t.path().join("src/lib/linked")).unwrap();
+    std::os::unix::fs::symlink(t.path().join("src"), t.path().join("srclink")).unwrap();
+    for pattern in [
+        "src/lib/**/*.rs",
+        "src/lib/*",
+        "src/**",
+        "src/*.rs",
+        "src/{lib,main}*",
+        "src/lib/deep/b.rs",
+        "srclink/**",
+        "missing/**",
+        "src/lib.rs/*",
+    ] {
+        let out = t.run(&["--glob-sort", "path", "glob", pattern]);
+        let want = rg_listing(&t, pattern);
+        let want = if want.is_empty() {
+            "No files found\n".to_owned()
+        } else {
+            want
+        };
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{pattern}");
+    }
+    // The walk really starts below the workdir, and only where it is safe.
+    let explain = |pattern: &str| {
+        String::from_utf8_lossy(&t.run(&["--explain", "glob", pattern]).stderr).into_owned()
+    };
+    assert!(explain("src/lib/**/*.rs").contains(" -- 'src/lib'\n"));
+    assert!(!explain("srclink/**").contains(" -- "));
+    assert!(!explain("missing/**").contains(" -- "));
+}
