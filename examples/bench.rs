@@ -1164,6 +1164,7 @@ fn cases(dir: &Path, tiny: &Path) -> Vec<Case> {
         glob_case(dir, "*.md"),
         glob_case(dir, "*.nosuchext"),
         glob_case(dir, "**/*"),
+        glob_case(dir, "src/mod_001/**/*.rs"),
         grep_case(dir, RARE, None, None),
         grep_case(dir, MEDIUM, None, Some("*.ts")),
         overflow,

@@ -41,6 +41,10 @@ const READ_CHUNK: usize = 256 * 1024;
 const EAGER_READS: u32 = 16;
 /// The pause after a small read of a large output.
 const READ_PAUSE: Duration = Duration::from_micros(500);
+/// Stack of the reader and watcher threads.
+const SMALL_STACK: usize = 64 * 1024;
+/// Stack of the parser thread (serde's recursion is bounded by its depth limit).
+const PARSER_STACK: usize = 512 * 1024;
 /// Bytes of stdout handed to the parser at once (the last batch may be smaller).
 const BATCH: usize = 64 * 1024;
 /// Requested size of the stdout pipe (Linux caps it at /proc/sys/fs/pipe-max-size).
@@ -219,20 +223,38 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
 
     let (tx, rx) = mpsc::channel::<Event>();
     let stop_parsing = AtomicBool::new(false);
-    let (end, stdout_bytes, stderr) = std::thread::scope(|scope| {
+    let ran = std::thread::scope(|scope| {
         // stdout is counted by one thread and parsed by another, so the
         // byte cap is enforced at the speed rg writes, not the speed the
         // sink parses: an overflowing search stops as soon as rg passes
         // the cap. The queue between them is bounded by the cap itself.
         let (chunk_tx, chunk_rx) = mpsc::channel::<Vec<u8>>();
-        let out_tx = tx.clone();
-        let out = scope.spawn(move || read_stdout(&mut stdout, cap, &chunk_tx, &out_tx));
-        let parse_tx = tx.clone();
         let stop_flag = &stop_parsing;
-        let parser = scope.spawn(move || parse_stdout(&chunk_rx, sink, stop_flag, &parse_tx));
-        let err_tx = tx.clone();
-        let err = scope.spawn(move || read_stderr(&mut stderr_pipe, &err_tx));
-        scope.spawn(move || watch_exit(pid, &tx));
+        let threads = (|| -> io::Result<_> {
+            let out_tx = tx.clone();
+            let out = spawn(scope, SMALL_STACK, move || {
+                read_stdout(&mut stdout, cap, &chunk_tx, &out_tx)
+            })?;
+            let parse_tx = tx.clone();
+            let parser = spawn(scope, PARSER_STACK, move || {
+                parse_stdout(&chunk_rx, sink, stop_flag, &parse_tx);
+            })?;
+            let err_tx = tx.clone();
+            let err = spawn(scope, SMALL_STACK, move || {
+                read_stderr(&mut stderr_pipe, &err_tx)
+            })?;
+            spawn(scope, SMALL_STACK, move || watch_exit(pid, &tx))?;
+            Ok((out, parser, err))
+        })();
+        let (out, parser, err) = match threads {
+            Ok(threads) => threads,
+            Err(e) => {
+                // The threads already started end once the group is gone.
+                kill_group(&child);
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
 
         let stop = wait(&rx, deadline, spec.cancel, || kill_group(&child));
         if stop.is_some() {
@@ -250,14 +272,27 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
         let end = stop.unwrap_or_else(|| {
             End::Exited(status.unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)))
         });
-        (end, stdout_bytes, stderr)
+        Ok((end, stdout_bytes, stderr))
     });
+    let (end, stdout_bytes, stderr) = ran?;
     Ok(RawRun {
         end,
         stdout_bytes,
         stderr,
         elapsed: started.elapsed(),
     })
+}
+
+/// Start a scoped thread with a stack of `stack` bytes (the default 2 MiB
+/// is far more than these loops need, and costs time to map per search).
+fn spawn<'scope, 'env, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    stack: usize,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn_scoped(scope, f)
 }
 
 /// Read stdout and pass it on in chunks until EOF or one byte past `cap`
