@@ -2,6 +2,8 @@
 //! Its `text` field is the text renderer's output, never a second format.
 //! Fields may be added over time, never renamed (`version` stays 1 until then).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -19,7 +21,7 @@ struct Success<'a> {
     ok: bool,
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    paths: Option<&'a [String]>,
+    paths: Option<Vec<Cow<'a, str>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     files: Option<Vec<FileJson<'a>>>,
     total: usize,

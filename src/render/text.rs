@@ -77,7 +77,7 @@ fn partial(p: &Partial) -> String {
 /// full `Found M matches` listing with the same previews as inline.
 pub fn complete(r: &Report) -> String {
     match &r.items {
-        Items::Glob(all) => paths(all),
+        Items::Glob(all) => paths(all.take(all.len())),
         Items::Grep(files) => {
             let all: Vec<(&str, &[LineMatch])> = files
                 .iter()
@@ -96,13 +96,13 @@ fn found(n: usize) -> String {
     }
 }
 
-fn paths(list: &[String]) -> String {
+fn paths<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> String {
     let mut out = String::new();
-    for (i, p) in list.iter().enumerate() {
+    for (i, p) in list.into_iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(&escape_path(p));
+        out.push_str(&escape_path(p.as_ref()));
     }
     out
 }
@@ -171,6 +171,7 @@ pub fn escape_path(path: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use crate::request::Tool;
+    use crate::search::report::PathList;
 
     fn m(n: u64, p: &str) -> LineMatch {
         LineMatch {
@@ -239,7 +240,7 @@ mod tests {
     fn glob_forms() {
         let mut r = Report {
             tool: Tool::Glob,
-            items: Items::Glob(vec!["a".into(), "b\nc".into(), "d".into()]),
+            items: Items::Glob(["a", "b\nc", "d"].into_iter().collect()),
             total: 3,
             shown: 2,
             nothing_searched: false,
@@ -262,7 +263,7 @@ mod tests {
             "a\nb\\nc\n\n(Showing 2 of 3 paths. Full sorted result stored at: /s/x-glob-results.txt. H.)"
         );
         assert_eq!(complete(&r), "a\nb\\nc\nd");
-        r.items = Items::Glob(vec![]);
+        r.items = Items::Glob(PathList::default());
         r.total = 0;
         r.shown = 0;
         assert_eq!(report(&r), "No files found");

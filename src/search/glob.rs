@@ -11,6 +11,7 @@ use nix::fcntl::AtFlags;
 use nix::sys::stat::fstatat;
 
 use super::paths::Workdir;
+use super::report::PathList;
 use crate::rg::run::Sink;
 use crate::settings::GlobSort;
 
@@ -26,68 +27,112 @@ impl Sink for GlobSink {
     }
 }
 
+/// Modification time in nanoseconds since the epoch (an `i64` spans the
+/// years 1678 to 2262; times beyond saturate).
+type Mtime = i64;
+
+/// One listed path: its mtime, where rg's path (what is stat'ed) lies in
+/// the listing, and how long the displayed path (a suffix of it) is. Kept
+/// small: a listing can hold hundreds of thousands of paths.
+struct Entry {
+    mtime: Mtime,
+    end: usize,
+    /// Bytes of rg's path (a path is at most a few KiB: `PATH_MAX`).
+    raw_len: u32,
+    shown_len: u32,
+}
+
+impl Entry {
+    fn raw(&self) -> (usize, usize) {
+        (self.end - self.raw_len as usize, self.end)
+    }
+
+    fn shown(&self) -> (usize, usize) {
+        (self.end - self.shown_len as usize, self.end)
+    }
+}
+
+/// The displayed paths of rg's NUL-separated `listing`, VCS paths removed,
+/// in `sort` order (ties by path). The listing buffer becomes the result's
+/// storage: nothing is copied per path.
+pub fn ordered_paths(mut listing: Vec<u8>, workdir: &Workdir, sort: GlobSort) -> PathList {
+    // The buffer grew by doubling while rg wrote; give back the slack
+    // before the per-path index is allocated beside it.
+    listing.shrink_to_fit();
+    let mut entries = Vec::with_capacity(memchr::memchr_iter(0, &listing).count() + 1);
+    let mut start = 0;
+    for piece in listing.split(|&b| b == 0) {
+        let end = start + piece.len();
+        if let (false, false, Ok(raw_len)) = (
+            piece.is_empty(),
+            workdir.in_vcs_dir(piece),
+            u32::try_from(piece.len()),
+        ) {
+            // The displayed form is the raw path or a suffix of it.
+            let shown_len = workdir.display(piece).len().min(piece.len());
+            entries.push(Entry {
+                mtime: 0,
+                end,
+                raw_len,
+                shown_len: u32::try_from(shown_len).unwrap_or(raw_len),
+            });
+        }
+        start = end + 1;
+    }
+    let path = |e: &Entry| {
+        let (from, to) = e.shown();
+        &listing[from..to]
+    };
+    match sort {
+        GlobSort::Path => entries.sort_unstable_by(|a, b| path(a).cmp(path(b))),
+        GlobSort::Newest | GlobSort::Oldest => {
+            stat_entries(&mut entries, &listing, workdir);
+            if sort == GlobSort::Newest {
+                entries.sort_unstable_by(|a, b| {
+                    b.mtime.cmp(&a.mtime).then_with(|| path(a).cmp(path(b)))
+                });
+            } else {
+                entries.sort_unstable_by(|a, b| {
+                    a.mtime.cmp(&b.mtime).then_with(|| path(a).cmp(path(b)))
+                });
+            }
+        }
+    }
+    let ranges = entries.iter().map(Entry::shown).collect();
+    PathList::new(listing, ranges)
+}
+
 /// Below this many paths one thread stats them all; above, the work is
 /// split across the machine's cores.
 const PARALLEL_STAT_THRESHOLD: usize = 2048;
 
-/// Modification time as (seconds, nanoseconds) since the epoch.
-type Mtime = (i64, i64);
-
-/// The displayed paths of a listing, in `sort` order, VCS paths removed.
-/// Each entry keeps rg's own path (what is stat'ed) and the displayed one.
-pub fn ordered_paths(listing: &[u8], workdir: &Workdir, sort: GlobSort) -> Vec<Vec<u8>> {
-    let paths: Vec<&[u8]> = listing
-        .split(|&b| b == 0)
-        .filter(|p| !p.is_empty() && !workdir.in_vcs_dir(p))
-        .collect();
-    let mut keyed: Vec<(Mtime, Vec<u8>)> = match sort {
-        GlobSort::Path => paths
-            .iter()
-            .map(|p| ((0, 0), workdir.display(p).into_owned()))
-            .collect(),
-        GlobSort::Newest | GlobSort::Oldest => modification_times(&paths, workdir)
-            .into_iter()
-            .zip(&paths)
-            .map(|(mtime, p)| (mtime, workdir.display(p).into_owned()))
-            .collect(),
-    };
-    if sort == GlobSort::Newest {
-        keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    } else {
-        keyed.sort_unstable();
-    }
-    keyed.into_iter().map(|(_, p)| p).collect()
-}
-
-/// mtime of each path (as rg printed it, so relative to the workdir); a
-/// path that cannot be stat'ed (removed since rg listed it) sorts as the
-/// oldest possible time.
-fn modification_times(paths: &[&[u8]], workdir: &Workdir) -> Vec<Mtime> {
-    let threads = thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if paths.len() < PARALLEL_STAT_THRESHOLD || threads == 1 {
-        return stat_all(paths, workdir);
-    }
-    let chunk = paths.len().div_ceil(threads);
-    thread::scope(|scope| {
-        let handles: Vec<_> = paths
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || stat_all(part, workdir)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
-}
-
-/// Paths are looked up from an open handle on the workdir, so the kernel
-/// does not walk the workdir's own path for each file. (Opening each parent
-/// directory once was measured too: rg's parallel walk interleaves
-/// directories, and the extra opens cost what the shorter lookups save.)
-fn stat_all(paths: &[&[u8]], workdir: &Workdir) -> Vec<Mtime> {
+/// Fill in each entry's mtime; a path that cannot be stat'ed (removed since
+/// rg listed it) gets the oldest possible time. Paths are looked up from an
+/// open handle on the workdir, so the kernel does not walk the workdir's own
+/// path each time. (Two alternatives were measured and dropped: opening
+/// each parent directory once, since rg's parallel walk interleaves
+/// directories; and stat'ing while rg still lists, since rg already keeps
+/// both cores busy.)
+fn stat_entries(entries: &mut [Entry], listing: &[u8], workdir: &Workdir) {
     let root = open_dir(&workdir.resolve(b"."));
     let dirfd = root.as_ref().map(AsRawFd::as_raw_fd);
-    paths.iter().map(|path| stat(dirfd, path)).collect()
+    let stat_all = |part: &mut [Entry]| {
+        for e in part {
+            let (from, to) = e.raw();
+            e.mtime = stat(dirfd, &listing[from..to]);
+        }
+    };
+    let threads = thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if entries.len() < PARALLEL_STAT_THRESHOLD || threads == 1 {
+        stat_all(entries);
+        return;
+    }
+    let chunk = entries.len().div_ceil(threads);
+    thread::scope(|scope| {
+        for part in entries.chunks_mut(chunk) {
+            scope.spawn(move || stat_all(part));
+        }
+    });
 }
 
 /// The directory a glob with no PATH can be walked from instead of the
@@ -134,7 +179,11 @@ fn open_dir(path: &std::path::Path) -> Option<fs::File> {
 fn stat(dirfd: Option<RawFd>, path: &[u8]) -> Mtime {
     fstatat(dirfd, path, AtFlags::empty())
         .or_else(|_| fstatat(dirfd, path, AtFlags::AT_SYMLINK_NOFOLLOW))
-        .map_or((i64::MIN, 0), |st| (st.st_mtime, st.st_mtime_nsec))
+        .map_or(i64::MIN, |st| {
+            st.st_mtime
+                .saturating_mul(1_000_000_000)
+                .saturating_add(st.st_mtime_nsec)
+        })
 }
 
 #[cfg(test)]
@@ -174,8 +223,13 @@ mod tests {
     #[test]
     fn path_order_and_vcs_filter() {
         let w = Workdir::new(Path::new("/nonexistent"));
-        let listing = b"b\0a/.git/HEAD\0a\0\0/nonexistent/c\0";
-        let got = ordered_paths(listing, &w, GlobSort::Path);
-        assert_eq!(got, vec![b"a".to_vec(), b"b".to_vec(), b"c".to_vec()]);
+        let listing = b"b\0a/.git/HEAD\0a\0\0/nonexistent/c\0".to_vec();
+        let got: Vec<String> = {
+            let list = ordered_paths(listing, &w, GlobSort::Path);
+            list.take(list.len())
+                .map(std::borrow::Cow::into_owned)
+                .collect()
+        };
+        assert_eq!(got, ["a", "b", "c"]);
     }
 }

@@ -88,9 +88,8 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
             match execute(tool, &spec, &mut sink) {
                 Err(e) => (None, Err(e)),
                 Ok(raw) => {
-                    let paths = glob::ordered_paths(&sink.bytes, &workdir, settings.glob_sort);
-                    let verdict = classify(tool, settings, &raw, !paths.is_empty(), None);
-                    let items = paths.into_iter().map(lossy_string).collect();
+                    let items = glob::ordered_paths(sink.bytes, &workdir, settings.glob_sort);
+                    let verdict = classify(tool, settings, &raw, items.len() > 0, None);
                     (
                         Some(raw),
                         verdict.map(|v| report(tool, Items::Glob(items), v, settings)),
@@ -122,11 +121,6 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
         script,
         raw,
     }
-}
-
-/// `bytes` as a string, reusing the allocation when it is valid UTF-8.
-fn lossy_string(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {

@@ -3,6 +3,7 @@
 //! A report holds the COMPLETE ordered result (the spill needs it) and how
 //! much of it the inline page shows; renderers decide nothing but layout.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use crate::request::Tool;
@@ -24,11 +25,51 @@ pub struct FileMatches {
     pub matches: Vec<LineMatch>,
 }
 
+/// Displayed paths in order, kept as one buffer and a range per path: a
+/// listing of hundreds of thousands of paths costs two allocations, not one
+/// per path. Paths are decoded (lossily) only when shown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathList {
+    bytes: Vec<u8>,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl PathList {
+    /// `ranges` index into `bytes`, in display order.
+    pub fn new(bytes: Vec<u8>, ranges: Vec<(usize, usize)>) -> Self {
+        Self { bytes, ranges }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// The first `n` paths (all when `n` is larger).
+    pub fn take(&self, n: usize) -> impl Iterator<Item = Cow<'_, str>> {
+        self.ranges
+            .iter()
+            .take(n)
+            .map(|&(start, end)| String::from_utf8_lossy(&self.bytes[start..end]))
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for PathList {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut list = Self::default();
+        for path in iter {
+            let start = list.bytes.len();
+            list.bytes.extend_from_slice(path.as_ref().as_bytes());
+            list.ranges.push((start, list.bytes.len()));
+        }
+        list
+    }
+}
+
 /// The complete, ordered result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Items {
     /// Displayed paths in `--glob-sort` order.
-    Glob(Vec<String>),
+    Glob(PathList),
     /// Files by path (byte order), lines by number.
     Grep(Vec<FileMatches>),
 }
@@ -98,10 +139,10 @@ impl Report {
     }
 
     /// The inline page of a glob result.
-    pub fn glob_page(&self) -> &[String] {
+    pub fn glob_page(&self) -> Vec<Cow<'_, str>> {
         match &self.items {
-            Items::Glob(paths) => &paths[..self.shown.min(paths.len())],
-            Items::Grep(_) => &[],
+            Items::Glob(paths) => paths.take(self.shown).collect(),
+            Items::Grep(_) => Vec::new(),
         }
     }
 }
