@@ -41,6 +41,9 @@ const READ_CHUNK: usize = 256 * 1024;
 const EAGER_READS: u32 = 16;
 /// The pause after a small read of a large output.
 const READ_PAUSE: Duration = Duration::from_micros(500);
+/// Wait status reported if sh's status cannot be collected: exit 255, an
+/// rg failure, never mistaken for "rg not found" (127) or a result.
+const UNKNOWN_STATUS: i32 = 0xff00;
 /// Stack of the reader and watcher threads.
 const SMALL_STACK: usize = 64 * 1024;
 /// Stack of the parser thread (serde's recursion is bounded by its depth limit).
@@ -270,7 +273,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
         let _ = parser.join();
         let stderr = err.join().unwrap_or_default();
         let end = stop.unwrap_or_else(|| {
-            End::Exited(status.unwrap_or_else(|_| ExitStatus::from_raw(0x7f00)))
+            End::Exited(status.unwrap_or_else(|_| ExitStatus::from_raw(UNKNOWN_STATUS)))
         });
         Ok((end, stdout_bytes, stderr))
     });

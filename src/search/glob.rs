@@ -52,6 +52,13 @@ impl Entry {
     }
 }
 
+/// Whether rg's listing holds at least one path glob would show.
+pub fn lists_a_path(listing: &[u8], workdir: &Workdir) -> bool {
+    listing
+        .split(|&b| b == 0)
+        .any(|p| !p.is_empty() && !workdir.in_vcs_dir(p))
+}
+
 /// The displayed paths of rg's NUL-separated `listing`, VCS paths removed,
 /// in `sort` order (ties by path). The listing buffer becomes the result's
 /// storage: nothing is copied per path.

@@ -88,12 +88,13 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
             match execute(tool, &spec, &mut sink) {
                 Err(e) => (None, Err(e)),
                 Ok(raw) => {
-                    let items = glob::ordered_paths(sink.bytes, &workdir, settings.glob_sort);
-                    let verdict = classify(tool, settings, &raw, items.len() > 0, None);
-                    (
-                        Some(raw),
-                        verdict.map(|v| report(tool, Items::Glob(items), v, settings)),
-                    )
+                    let listed = glob::lists_a_path(&sink.bytes, &workdir);
+                    // Ordering stats every path: only for a result that stands.
+                    let result = classify(tool, settings, &raw, listed, None).map(|v| {
+                        let items = glob::ordered_paths(sink.bytes, &workdir, settings.glob_sort);
+                        report(tool, Items::Glob(items), v, settings)
+                    });
+                    (Some(raw), result)
                 }
             }
         }
@@ -110,8 +111,9 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
                         sink.has_matches(),
                         malformed.as_deref(),
                     );
-                    let items = Items::Grep(sink.into_files());
-                    (Some(raw), verdict.map(|v| report(tool, items, v, settings)))
+                    let result =
+                        verdict.map(|v| report(tool, Items::Grep(sink.into_files()), v, settings));
+                    (Some(raw), result)
                 }
             }
         }
