@@ -21,6 +21,11 @@ fn explained(t: &TestDir, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// The pinned rg as the command line quotes it.
+fn quoted_rg() -> String {
+    format!("'{}'", crate::harness::real_rg())
+}
+
 fn assert_has(explain: &str, needles: &[&str]) {
     for needle in needles {
         assert!(
@@ -38,7 +43,7 @@ fn a_successful_grep() {
     assert_has(
         &e,
         &[
-            "sh -c:    'rg' --no-config --json --regexp='fn'",
+            &format!("sh -c:    {} --no-config --json --regexp='fn'", quoted_rg()),
             &format!("workdir:  {}", t.root()),
             "ripgrep ",
             "ended:    rg exited with status 0",
@@ -60,7 +65,10 @@ fn an_empty_glob() {
     assert_has(
         &e,
         &[
-            "'rg' --no-config --files --null --glob='*.nothing' --no-ignore --hidden",
+            &format!(
+                "{} --no-config --files --null --glob='*.nothing' --no-ignore --hidden",
+                quoted_rg()
+            ),
             "ended:    rg exited with status 1",
             "results:  0 paths seen, 0 shown",
             "exit:     1",
