@@ -7,6 +7,7 @@ use std::ffi::OsString;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::PathBuf;
 
+use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::ArgumentError;
@@ -369,6 +370,28 @@ impl Command {
             Self::Generate { out_dir } => Action::Generate(out_dir),
         }
     }
+}
+
+/// Why the command line did not yield a [`Cli`].
+pub enum Rejected {
+    /// `--help` or `--version`: clap printed the answer; exit 0.
+    Answered,
+    /// A usage error, as clap words it (without its `error: ` prefix).
+    Usage(String),
+}
+
+/// Parse `args` (program name first). `try_parse`, not `parse`: a usage
+/// error must still be reported the way the caller asked (text or JSON).
+pub fn parse(args: &[OsString]) -> Result<Cli, Rejected> {
+    Cli::try_parse_from(args).map_err(|e| {
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            // Help goes to stdout, styled when that is a terminal.
+            let _ = e.print();
+            return Rejected::Answered;
+        }
+        let rendered = e.render().to_string();
+        Rejected::Usage(rendered.trim().trim_start_matches("error: ").to_owned())
+    })
 }
 
 /// Whether a command line that clap rejected asked for JSON output (by

@@ -127,8 +127,10 @@ fn ended(raw: &RawRun, s: &Settings) -> String {
 fn counts(r: &Report, s: &Settings) -> String {
     match &r.items {
         Items::Glob(_) => format!(
-            "{} paths seen, {} shown (--glob-max-results {})",
-            r.total, r.shown, s.limits.glob_max_results
+            "{} seen, {} shown (--glob-max-results {})",
+            count(r.total, "path", "paths"),
+            r.shown,
+            s.limits.glob_max_results
         ),
         Items::Grep(_) => {
             let cut = r
@@ -138,16 +140,20 @@ fn counts(r: &Report, s: &Settings) -> String {
                 .filter(|m| m.line_truncated)
                 .count();
             format!(
-                "{} matches in {} files seen, {} shown (--grep-max-matches {}); {} shown previews cut at {} bytes",
-                r.total,
-                r.total_files(),
+                "{} in {} seen, {} shown (--grep-max-matches {}); {} cut at {} bytes",
+                count(r.total, "match", "matches"),
+                count(r.total_files(), "file", "files"),
                 r.shown,
                 s.limits.grep_max_matches,
-                cut,
+                count(cut, "shown preview", "shown previews"),
                 s.limits.grep_max_line_bytes
             )
         }
     }
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn spill(spill: &Spill, dir: Option<&Path>) -> String {

@@ -21,16 +21,14 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
-use clap::error::ErrorKind;
-
-use crate::cli::{Action, Input};
+use crate::cli::{Action, Input, Rejected};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
-    let cli = match cli::Cli::try_parse_from(&args) {
+    let cli = match cli::parse(&args) {
         Ok(cli) => cli,
-        Err(e) => return usage_error(&e, &args),
+        Err(Rejected::Answered) => return ExitCode::SUCCESS,
+        Err(Rejected::Usage(message)) => return usage_error(&message, &args),
     };
     signals::install();
     let settings = cli.global.settings();
@@ -66,17 +64,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// clap could not parse the command line. `--help` and `--version` print
-/// and exit 0. A usage error exits 2 and, like every failure, is reported on
-/// stdout (SPEC §4): `Error: <message>`, or one JSON object when JSON output
-/// was asked for (SPEC §7). An agent sees only stdout.
-fn usage_error(e: &clap::Error, args: &[OsString]) -> ExitCode {
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        let _ = e.print();
-        return ExitCode::SUCCESS;
-    }
-    let rendered = e.render().to_string();
-    let message = rendered.trim().trim_start_matches("error: ");
+/// The command line was rejected. Like every failure, a usage error exits
+/// 2 and is reported on stdout (SPEC §4): `Error: <message>`, or one JSON
+/// object when JSON output was asked for (SPEC §7). An agent sees only
+/// stdout.
+fn usage_error(message: &str, args: &[OsString]) -> ExitCode {
     let text = if cli::wants_json(args) {
         render::json::usage_error(cli::tool_named(args), message).to_string()
     } else {

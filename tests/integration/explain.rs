@@ -50,7 +50,7 @@ fn a_successful_grep() {
             "bytes raw (cap 20000000)",
             "stderr:   (empty)",
             "elapsed:",
-            "results:  2 matches in 1 files seen, 2 shown (--grep-max-matches 250)",
+            "results:  2 matches in 1 file seen, 2 shown (--grep-max-matches 250); 0 shown previews cut at 2000 bytes",
             "spill:    not needed",
             "limit:    none",
             "exit:     0",
