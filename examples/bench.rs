@@ -3,6 +3,9 @@
 //! wraps (SPEC §2).
 //!
 //! ```text
+//! cargo run --release --locked --example bench -- all /tmp/dsh-corpus [--scale 1] [--runs 7]
+//!
+//! # or step by step:
 //! cargo build --release --locked                  # the binary under test
 //! cargo run --release --locked --example bench -- corpus /tmp/dsh-corpus [--scale 1]
 //! cargo run --release --locked --example bench -- run /tmp/dsh-corpus \
@@ -75,6 +78,20 @@ enum Cmd {
         #[arg(long, default_value_t = 1.0)]
         scale: f64,
     },
+    /// Everything in one command: build dsh-search (release), write the
+    /// corpus unless DIR already holds one of this scale, then run
+    All {
+        dir: PathBuf,
+        /// Size factor: 1 is about 200,000 files and 300 MB
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
+        /// Timed rounds, after one warm-up round
+        #[arg(long, default_value_t = 7)]
+        runs: usize,
+        /// Also write the Markdown table to FILE
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Time dsh-search against the raw rg commands on the corpus in DIR
     Run {
         dir: PathBuf,
@@ -94,6 +111,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Cmd::Corpus { dir, scale } => corpus(&dir, scale),
+        Cmd::All {
+            dir,
+            scale,
+            runs,
+            out,
+        } => all(&dir, scale, runs, out.as_deref()),
         Cmd::Run {
             dir,
             runs,
@@ -1404,6 +1427,31 @@ fn corpus_line(dir: &Path) -> String {
         }
         _ => format!("Corpus: {} (not written by `bench corpus`).", dir.display()),
     }
+}
+
+/// `bench all`: build, reuse or write the corpus, run.
+fn all(dir: &Path, scale: f64, runs: usize, out: Option<&Path>) -> Result<()> {
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = Command::new(cargo)
+        .args(["build", "--release", "--locked", "--bin", "dsh-search"])
+        .status()?;
+    if !built.success() {
+        return Err("cargo build --release --locked failed".into());
+    }
+    let complete_of_scale = fs::read_to_string(dir.join(MARKER)).is_ok_and(|m| {
+        m.starts_with(MARKER_MAGIC)
+            && m.contains(&format!("scale={scale}\n"))
+            && m.contains("files=")
+    });
+    if complete_of_scale {
+        println!(
+            "bench: reusing the scale-{scale} corpus in {}",
+            dir.display()
+        );
+    } else {
+        corpus(dir, scale)?;
+    }
+    run(dir, runs, None, out)
 }
 
 fn run(dir: &Path, runs: usize, bin: Option<PathBuf>, out: Option<&Path>) -> Result<()> {
