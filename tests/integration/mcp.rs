@@ -724,3 +724,27 @@ fn global_options_apply_to_mcp_calls() {
     let (status, stderr) = s.finish();
     assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
 }
+
+/// SIGTERM to an idle server ends it with `SEARCH_ABORTED`'s exit code,
+/// with its stdin still open (it must not wait for EOF).
+#[test]
+fn sigterm_stops_an_idle_server() {
+    let t = TestDir::new();
+    let mut s = Server::start(&t, &["mcp"]);
+    // A reply proves the server is up and its signal handlers are in place.
+    assert_eq!(
+        s.request(&json!(1), "ping", &json!({})),
+        result(&json!(1), &json!({}))
+    );
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &s.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = s
+        .child
+        .wait_timeout(BOUND)
+        .unwrap()
+        .unwrap_or_else(|| panic!("the server did not stop within {BOUND:?} of SIGTERM"));
+    assert_eq!(status.code(), Some(6));
+}
