@@ -67,38 +67,34 @@ pub fn call(
             report.spill = save(report, settings);
         }
     }
-    let mut response = match &outcome.result {
-        Err(e) => Response {
-            text: render::text::error_message(&e.to_string()),
-            envelope: render::json::search_error(tool, e),
-            exit: e.code().exit_code(),
-            is_error: true,
-            explain: None,
-        },
-        Ok(report) => Response {
-            text: render::text::report(report),
-            envelope: render::json::report(report),
-            exit: if report.is_empty() {
-                EXIT_EMPTY
-            } else {
-                EXIT_RESULTS
-            },
-            is_error: false,
-            explain: None,
-        },
+    let exit = match &outcome.result {
+        Ok(report) if report.is_empty() => EXIT_EMPTY,
+        Ok(_) => EXIT_RESULTS,
+        Err(e) => e.code().exit_code(),
     };
-    if settings.explain {
+    let explain = settings.explain.then(|| {
         let version = run::version(&settings.rg, &settings.workdir);
-        response.explain = Some(explain::render(&explain::Facts {
+        explain::render(&explain::Facts {
             tool,
             settings,
             script: &outcome.script,
             rg_version: version.as_deref(),
             raw: outcome.raw.as_ref(),
             result: outcome.result.as_ref(),
-            exit: response.exit,
-        }));
-    }
+            exit,
+        })
+    });
+    let mut response = match outcome.result {
+        Err(e) => Response::failure(Some(tool), &Error::from(e)),
+        Ok(report) => Response {
+            text: render::text::report(&report),
+            envelope: render::json::report(&report),
+            exit,
+            is_error: false,
+            explain: None,
+        },
+    };
+    response.explain = explain;
     response
 }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::text;
-use crate::error::{ArgumentError, Error, ErrorCode, SearchError};
+use crate::error::{ArgumentError, Error, ErrorCode};
 use crate::request::Tool;
 use crate::search::report::{Items, LineMatch, Report, Spill};
 
@@ -134,11 +134,6 @@ pub fn error(tool: Option<Tool>, e: &Error) -> Value {
         Error::Search(_) => None,
     };
     failure(tool, e.code(), &message, field)
-}
-
-/// The envelope of a failed search.
-pub fn search_error(tool: Tool, e: &SearchError) -> Value {
-    failure(Some(tool), e.code(), &e.to_string(), None)
 }
 
 /// The envelope of a usage error reported by the argument parser.

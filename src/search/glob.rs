@@ -62,10 +62,7 @@ pub fn lists_a_path(listing: &[u8], workdir: &Workdir) -> bool {
 /// The displayed paths of rg's NUL-separated `listing`, VCS paths removed,
 /// in `sort` order (ties by path). The listing buffer becomes the result's
 /// storage: nothing is copied per path.
-pub fn ordered_paths(mut listing: Vec<u8>, workdir: &Workdir, sort: GlobSort) -> PathList {
-    // The buffer grew by doubling while rg wrote; give back the slack
-    // before the per-path index is allocated beside it.
-    listing.shrink_to_fit();
+pub fn ordered_paths(listing: Vec<u8>, workdir: &Workdir, sort: GlobSort) -> PathList {
     let mut entries = Vec::with_capacity(memchr::memchr_iter(0, &listing).count() + 1);
     let mut start = 0;
     for piece in listing.split(|&b| b == 0) {
@@ -94,15 +91,16 @@ pub fn ordered_paths(mut listing: Vec<u8>, workdir: &Workdir, sort: GlobSort) ->
         GlobSort::Path => entries.sort_unstable_by(|a, b| path(a).cmp(path(b))),
         GlobSort::Newest | GlobSort::Oldest => {
             stat_entries(&mut entries, &listing, workdir);
-            if sort == GlobSort::Newest {
-                entries.sort_unstable_by(|a, b| {
-                    b.mtime.cmp(&a.mtime).then_with(|| path(a).cmp(path(b)))
-                });
-            } else {
-                entries.sort_unstable_by(|a, b| {
-                    a.mtime.cmp(&b.mtime).then_with(|| path(a).cmp(path(b)))
-                });
-            }
+            let newest_first = sort == GlobSort::Newest;
+            entries.sort_unstable_by(|a, b| {
+                let by_time = a.mtime.cmp(&b.mtime);
+                let by_time = if newest_first {
+                    by_time.reverse()
+                } else {
+                    by_time
+                };
+                by_time.then_with(|| path(a).cmp(path(b)))
+            });
         }
     }
     let ranges = entries.iter().map(Entry::shown).collect();
