@@ -8,15 +8,6 @@ use serde_json::{Map, Value};
 use crate::error::ArgumentError;
 use crate::request::{GlobRequest, GrepRequest, Request, Tool};
 
-/// The tool named `name`, if dsh-search has one.
-pub fn tool_named(name: &str) -> Option<Tool> {
-    match name {
-        "glob" => Some(Tool::Glob),
-        "grep" => Some(Tool::Grep),
-        _ => None,
-    }
-}
-
 /// The arguments text: `given`, or all of stdin when `None`.
 pub fn read(given: Option<String>) -> Result<String, ArgumentError> {
     match given {

@@ -410,11 +410,7 @@ pub fn wants_json(args: &[OsString]) -> bool {
 
 /// The tool a rejected command line named, if any.
 pub fn tool_named(args: &[OsString]) -> Option<Tool> {
-    options_part(args).find_map(|w| match w.to_str() {
-        Some("glob") => Some(Tool::Glob),
-        Some("grep") => Some(Tool::Grep),
-        _ => None,
-    })
+    options_part(args).find_map(|w| w.to_str().and_then(Tool::named))
 }
 
 /// The words before `--`, program name skipped.

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use crate::call;
 use crate::error::{ArgumentError, ErrorCode};
+use crate::request::Tool;
 use crate::schema;
 use crate::settings::Settings;
 use crate::signals;
@@ -304,7 +305,7 @@ fn initialize(params: &Value) -> Value {
 }
 
 fn tools_list(settings: &Settings) -> Value {
-    let tools: Vec<Value> = schema::TOOLS
+    let tools: Vec<Value> = Tool::ALL
         .iter()
         .map(|&tool| {
             json!({
@@ -328,7 +329,7 @@ fn tools_call(
             "tools/call needs a `name` string".to_owned(),
         ));
     };
-    let Some(tool) = call::tool_named(name) else {
+    let Some(tool) = Tool::named(name) else {
         let e = ArgumentError::new(
             "name",
             format!("unknown tool `{name}`; this server offers glob and grep"),

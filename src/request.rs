@@ -16,11 +16,19 @@ pub enum Tool {
 }
 
 impl Tool {
+    /// Every tool, in the order they are listed to agents.
+    pub const ALL: [Self; 2] = [Self::Glob, Self::Grep];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Glob => "glob",
             Self::Grep => "grep",
         }
+    }
+
+    /// The tool called `name`, if dsh-search has one.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|tool| tool.as_str() == name)
     }
 
     /// What a model can do to get a smaller result from this tool.

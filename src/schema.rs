@@ -13,8 +13,6 @@ pub const GLOB_GUIDANCE: &str = "Use the glob tool — not shell find or ls — 
 /// The seed's "Grep guidance", verbatim.
 pub const GREP_GUIDANCE: &str = "Use the grep tool — not shell grep or rg — to search file contents. Use read on a matched file when you need surrounding context.";
 
-pub const TOOLS: [Tool; 2] = [Tool::Glob, Tool::Grep];
-
 /// Both guidance texts, as one system-prompt section.
 pub fn instructions() -> String {
     format!("{GLOB_GUIDANCE}\n\n{GREP_GUIDANCE}")
@@ -90,7 +88,7 @@ pub fn input_schema(tool: Tool) -> Value {
 
 /// `dsh-search schema`: both tools, in the shape documented in the README.
 pub fn document(settings: &Settings) -> Value {
-    let tools: Vec<Value> = TOOLS
+    let tools: Vec<Value> = Tool::ALL
         .iter()
         .map(|&tool| {
             json!({
