@@ -297,7 +297,11 @@ impl GlobalArgs {
     pub fn settings(&self) -> Settings {
         Settings {
             workdir: settings::absolute(self.cwd.as_deref()),
-            rg: self.rg.clone(),
+            rg: settings::Rg::resolve(
+                &self.rg,
+                std::env::current_dir().ok().as_deref(),
+                std::env::var_os("PATH").as_deref(),
+            ),
             limits: Limits {
                 glob_max_results: self.glob_max_results.get(),
                 grep_max_matches: self.grep_max_matches.get(),

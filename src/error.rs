@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use crate::request::Tool;
+use crate::settings::RgMissing;
 
 /// Exit status of a search that found something.
 pub const EXIT_RESULTS: u8 = 0;
@@ -114,6 +115,12 @@ pub enum SearchError {
         rg: String,
         stderr: String,
     },
+    #[error("{}", rg_missing(*tool, given, problem))]
+    RgMissing {
+        tool: Tool,
+        given: String,
+        problem: RgMissing,
+    },
     #[error(
         "{tool} could not execute ripgrep `{rg}` (exit 126: {stderr}). Check that --rg / DSH_SEARCH_RG names an executable rg."
     )]
@@ -188,6 +195,7 @@ impl SearchError {
         match self {
             Self::PatternRejected { .. } => ErrorCode::SearchInvalidPattern,
             Self::RgNotFound { .. }
+            | Self::RgMissing { .. }
             | Self::RgNotExecutable { .. }
             | Self::Workdir { .. }
             | Self::Target { .. }
@@ -201,6 +209,29 @@ impl SearchError {
                 ErrorCode::SearchAborted
             }
         }
+    }
+}
+
+const INSTALL_ADVICE: &str = "Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.";
+
+/// Why the given rg cannot be run, and what to do about it.
+fn rg_missing(tool: Tool, given: &str, problem: &RgMissing) -> String {
+    match problem {
+        RgMissing::NotOnPath => format!(
+            "{tool} requires ripgrep (rg) on PATH, but no absolute directory on PATH holds an executable `{given}`. {INSTALL_ADVICE}"
+        ),
+        RgMissing::NoSuchFile(path) => format!(
+            "{tool} requires ripgrep (rg), but {} does not exist. {INSTALL_ADVICE}",
+            path.display()
+        ),
+        RgMissing::NotExecutable(path) => format!(
+            "{tool} cannot run ripgrep: {} is not an executable file (a permission problem, or a directory). Make it executable (chmod +x) or point --rg / DSH_SEARCH_RG at an executable rg.",
+            path.display()
+        ),
+        RgMissing::NotUtf8(path) => format!(
+            "{tool} cannot run ripgrep: its path {} is not valid UTF-8. Point --rg / DSH_SEARCH_RG at an rg whose path is.",
+            path.display()
+        ),
     }
 }
 

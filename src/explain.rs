@@ -11,7 +11,7 @@ use crate::request::Tool;
 use crate::rg::run::{End, RawRun};
 use crate::search::report::{Items, Report, Spill};
 use crate::settings::Settings;
-use crate::signals;
+use crate::stop::{self, Halt};
 
 /// The facts of one call, as `tool::call` saw them.
 pub struct Facts<'a> {
@@ -33,9 +33,14 @@ pub fn render(f: &Facts<'_>) -> String {
     };
     line("sh -c:", f.script);
     line("workdir:", &s.workdir.display().to_string());
+    let rg = match &s.rg.resolved {
+        Ok(path) if path.as_os_str() == s.rg.given.as_str() => path.display().to_string(),
+        Ok(path) => format!("{} → {}", s.rg.given, path.display()),
+        Err(_) => format!("{} (not found)", s.rg.given),
+    };
     line(
         "rg:",
-        &format!("{} ({})", s.rg, f.rg_version.unwrap_or("version unknown")),
+        &format!("{rg} ({})", f.rg_version.unwrap_or("version unknown")),
     );
     match f.raw {
         None => line("run:", "rg was not started"),
@@ -112,14 +117,16 @@ fn ended(raw: &RawRun, s: &Settings) -> String {
             "stopped: raw output passed {} bytes; the process group was killed",
             s.limits.raw_output_max_bytes
         ),
-        End::TimedOut => format!(
+        End::Halted(Halt::TimedOut) => format!(
             "stopped: {} ms passed; the process group was killed",
             s.timeout_ms
         ),
-        End::Cancelled => "stopped: the client cancelled; the process group was killed".to_owned(),
-        End::Interrupted(sig) => format!(
+        End::Halted(Halt::Cancelled) => {
+            "stopped: the client cancelled; the process group was killed".to_owned()
+        }
+        End::Halted(Halt::Signal(sig)) => format!(
             "stopped: dsh-search got {}; the process group was killed",
-            signals::name(sig)
+            stop::signal_name(sig)
         ),
     }
 }

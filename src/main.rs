@@ -3,6 +3,7 @@
 
 mod call;
 mod cli;
+mod diag;
 mod error;
 mod explain;
 mod generate;
@@ -15,13 +16,16 @@ mod search;
 mod settings;
 mod signals;
 mod spill;
+mod stop;
 mod tool;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use crate::cli::{Action, Input, Rejected};
+use crate::stop::Stop;
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
@@ -30,7 +34,8 @@ fn main() -> ExitCode {
         Err(Rejected::Answered) => return ExitCode::SUCCESS,
         Err(Rejected::Usage(message)) => return usage_error(&message, &args),
     };
-    signals::install();
+    let stop = Arc::new(Stop::new());
+    signals::install(&stop);
     let settings = cli.global.settings();
     match cli.command.action() {
         Action::Tool(tool, input) => {
@@ -38,9 +43,12 @@ fn main() -> ExitCode {
                 Input::Argv(request) => request,
                 Input::Json(given) => call::read(given).and_then(|text| call::parse(tool, &text)),
             };
-            let response = tool::call(tool, request, &settings, None);
+            let response = tool::call(tool, request, &settings, &stop);
+            // A signal that would have killed dsh-search does so now that
+            // the search (and its process group) is gone.
+            signals::die_if_fatal(&stop);
             if let Some(explain) = &response.explain {
-                eprint!("{explain}");
+                diag::write(explain);
             }
             print(&response.stdout(settings.format));
             ExitCode::from(response.exit)
@@ -50,14 +58,14 @@ fn main() -> ExitCode {
             print(&format!("{document:#}\n"));
             ExitCode::SUCCESS
         }
-        Action::Mcp => ExitCode::from(mcp::serve(&settings)),
+        Action::Mcp => ExitCode::from(mcp::serve(&settings, &stop)),
         Action::Generate(dir) => match generate::write_all(&cli::command(), &dir) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!(
+                diag::note(&format!(
                     "dsh-search generate: cannot write under {}: {e}",
                     dir.display()
-                );
+                ));
                 ExitCode::FAILURE
             }
         },

@@ -9,7 +9,6 @@
 
 use std::collections::HashSet;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
@@ -21,6 +20,7 @@ use crate::request::Tool;
 use crate::schema;
 use crate::settings::Settings;
 use crate::signals;
+use crate::stop::{self, Stop};
 use crate::tool;
 
 /// Protocol revisions this server speaks, newest first.
@@ -45,11 +45,10 @@ enum Incoming {
 }
 
 /// Cancellation state shared with the reader thread.
-#[derive(Default)]
 struct InFlight {
     ids: Mutex<Ids>,
-    /// Set when the request in flight is cancelled; the runner polls it.
-    cancel: AtomicBool,
+    /// Cancelled when the request in flight is; the runner reads it.
+    stop: Arc<Stop>,
 }
 
 #[derive(Default)]
@@ -73,7 +72,7 @@ impl InFlight {
     fn cancel(&self, id: &Value) {
         let mut ids = self.ids();
         if ids.current.as_ref() == Some(id) {
-            self.cancel.store(true, Ordering::SeqCst);
+            self.stop.cancel();
         } else {
             if ids.cancelled.len() >= MAX_CANCELLED {
                 ids.cancelled.clear();
@@ -90,28 +89,35 @@ impl InFlight {
             return false;
         }
         ids.current = Some(id.clone());
-        self.cancel.store(false, Ordering::SeqCst);
+        self.stop.clear_cancel();
         true
     }
 
     /// The request is done; `true` if it was cancelled while it ran.
     fn finish(&self) -> bool {
         self.ids().current = None;
-        self.cancel.swap(false, Ordering::SeqCst)
+        self.stop.clear_cancel()
     }
 }
 
 /// Serve until stdin ends. Returns the process exit status.
-pub fn serve(settings: &Settings) -> u8 {
-    let in_flight = Arc::new(InFlight::default());
+pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> u8 {
+    let in_flight = Arc::new(InFlight {
+        ids: Mutex::default(),
+        stop: Arc::clone(stop),
+    });
     let (tx, rx) = mpsc::channel();
     let reader_state = Arc::clone(&in_flight);
     std::thread::spawn(move || read_loop(&tx, &reader_state));
     let mut out = io::stdout().lock();
     let mut session = Session::default();
     loop {
-        if let Some(signal) = signals::pending() {
-            eprintln!("dsh-search mcp: stopped by {}", signals::name(signal));
+        if let Some(signal) = stop.signal() {
+            signals::die_if_fatal(stop);
+            crate::diag::note(&format!(
+                "dsh-search mcp: stopped by {}",
+                stop::signal_name(signal)
+            ));
             return ErrorCode::SearchAborted.exit_code();
         }
         let incoming = match rx.recv_timeout(SIGNAL_POLL) {
@@ -271,7 +277,7 @@ fn handle(
         }
         "ping" => Ok(json!({})),
         "tools/list" => Ok(tools_list(settings)),
-        "tools/call" => tools_call(&params, settings, &in_flight.cancel),
+        "tools/call" => tools_call(&params, settings, &in_flight.stop),
         _ => Err((
             METHOD_NOT_FOUND,
             format!("method `{method}` is not supported"),
@@ -318,11 +324,7 @@ fn tools_list(settings: &Settings) -> Value {
     json!({ "tools": tools })
 }
 
-fn tools_call(
-    params: &Value,
-    settings: &Settings,
-    cancel: &AtomicBool,
-) -> Result<Value, (i64, String)> {
+fn tools_call(params: &Value, settings: &Settings, stop: &Stop) -> Result<Value, (i64, String)> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err((
             INVALID_PARAMS,
@@ -345,14 +347,9 @@ fn tools_call(
         .get("arguments")
         .cloned()
         .unwrap_or_else(|| json!({}));
-    let response = tool::call(
-        tool,
-        call::request(tool, &arguments),
-        settings,
-        Some(cancel),
-    );
+    let response = tool::call(tool, call::request(tool, &arguments), settings, stop);
     if let Some(explain) = &response.explain {
-        eprint!("{explain}");
+        crate::diag::write(explain);
     }
     let mut structured = response.envelope;
     if response.is_error {

@@ -2,7 +2,8 @@
 //! module sees. Nothing here knows clap: `cli` converts its types into
 //! [`Settings`], and later front-ends (`call`, `mcp`) reuse the same value.
 
-use std::path::{Path, PathBuf};
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 /// Order of glob results (SPEC §2); ties are always broken by path.
@@ -56,8 +57,8 @@ pub enum Format {
 pub struct Settings {
     /// Absolute workdir rg runs in; output paths are shown relative to it.
     pub workdir: PathBuf,
-    /// The ripgrep executable, as given (looked up on PATH by `sh`).
-    pub rg: String,
+    /// The ripgrep executable, resolved in the caller's context.
+    pub rg: Rg,
     pub limits: Limits,
     /// Budget for one search, in milliseconds (at least 1).
     pub timeout_ms: u64,
@@ -77,6 +78,117 @@ impl Settings {
     }
 }
 
+/// The ripgrep executable (SPEC §2): resolved once, in the CALLER's
+/// context, before anything runs in the workdir, so a `./rg` planted in
+/// the searched tree is never what runs. The `sh -c` string carries the
+/// absolute path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rg {
+    /// As given: `--rg`, `DSH_SEARCH_RG`, or `rg`.
+    pub given: String,
+    /// The absolute path to run, or why there is none.
+    pub resolved: Result<PathBuf, RgMissing>,
+}
+
+/// Why the given rg cannot be run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RgMissing {
+    /// A bare name that no absolute PATH directory holds.
+    NotOnPath,
+    /// A path (absolute here) with nothing there.
+    NoSuchFile(PathBuf),
+    /// There, but not an executable file (permissions, or a directory).
+    NotExecutable(PathBuf),
+    /// The path is not valid UTF-8, so it cannot be quoted into `sh -c`.
+    NotUtf8(PathBuf),
+}
+
+impl Rg {
+    /// Resolve `given` as a shell would, but in the caller's context: a
+    /// value with a `/` is a path, relative to `cwd` (the caller's current
+    /// directory); a bare name is looked up in `path_var`, skipping empty
+    /// and relative entries (which would name the workdir once sh runs
+    /// there). The first executable file wins.
+    pub fn resolve(given: &str, cwd: Option<&Path>, path_var: Option<&OsStr>) -> Self {
+        let resolved = if given.contains('/') {
+            let path = clean(&match cwd {
+                Some(cwd) => cwd.join(given),
+                None => PathBuf::from(given),
+            });
+            match executable(&path) {
+                Found::Yes => Ok(path),
+                Found::NotExecutable => Err(RgMissing::NotExecutable(path)),
+                Found::No => Err(RgMissing::NoSuchFile(path)),
+            }
+        } else {
+            on_path(given, path_var)
+        };
+        let resolved = resolved.and_then(|path| match path.to_str() {
+            Some(_) => Ok(path),
+            None => Err(RgMissing::NotUtf8(path)),
+        });
+        Self {
+            given: given.to_owned(),
+            resolved,
+        }
+    }
+
+    /// The resolved path as text (for `sh -c`), if there is one.
+    pub fn path(&self) -> Option<&str> {
+        self.resolved.as_ref().ok().and_then(|p| p.to_str())
+    }
+}
+
+fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
+    if name.is_empty() {
+        return Err(RgMissing::NotOnPath);
+    }
+    let mut not_executable = None;
+    for dir in path_var.map(std::env::split_paths).into_iter().flatten() {
+        if !dir.is_absolute() {
+            continue;
+        }
+        let candidate = clean(&dir.join(name));
+        match executable(&candidate) {
+            Found::Yes => return Ok(candidate),
+            Found::NotExecutable => {
+                not_executable.get_or_insert(candidate);
+            }
+            Found::No => {}
+        }
+    }
+    Err(not_executable.map_or(RgMissing::NotOnPath, RgMissing::NotExecutable))
+}
+
+enum Found {
+    Yes,
+    NotExecutable,
+    No,
+}
+
+/// Whether `path` is a file this process may execute (following symlinks).
+fn executable(path: &Path) -> Found {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            let mode = rustix::fs::Access::EXEC_OK;
+            match rustix::fs::accessat(rustix::fs::CWD, path, mode, rustix::fs::AtFlags::empty()) {
+                Ok(()) => Found::Yes,
+                Err(_) => Found::NotExecutable,
+            }
+        }
+        Ok(_) => Found::NotExecutable,
+        Err(_) => Found::No,
+    }
+}
+
+/// `path` without `.` components (`/safe/./rg` is `/safe/rg`); `..` stays,
+/// as it may cross a symlink.
+fn clean(path: &Path) -> PathBuf {
+    path.components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect()
+}
+
 /// `dir` made absolute against the process's current directory (the
 /// current directory itself for `None`). A missing directory is not an
 /// error here: the search reports it, naming the tool.
@@ -87,5 +199,67 @@ pub fn absolute(dir: Option<&Path>) -> PathBuf {
         (Some(dir), None) => dir.to_path_buf(),
         (None, Some(current)) => current,
         (None, None) => PathBuf::from("."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn write(path: &Path, mode: u32) {
+        std::fs::write(path, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    #[test]
+    fn rg_is_resolved_in_the_callers_context() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for sub in ["a", "b", "c"] {
+            std::fs::create_dir(root.join(sub)).unwrap();
+        }
+        write(&root.join("a/rg"), 0o644);
+        write(&root.join("b/rg"), 0o755);
+        write(&root.join("c/tool"), 0o755);
+        let path = std::env::join_paths([
+            "",
+            "rel",
+            &root.join("a").to_string_lossy(),
+            &root.join("b").to_string_lossy(),
+        ])
+        .unwrap();
+        let rg = Rg::resolve("rg", Some(root), Some(&path));
+        assert_eq!(
+            rg.resolved,
+            Ok(root.join("b/rg")),
+            "skips empty, relative and non-executable entries"
+        );
+        let only_a = root.join("a");
+        assert_eq!(
+            Rg::resolve("rg", None, Some(only_a.as_os_str())).resolved,
+            Err(RgMissing::NotExecutable(root.join("a/rg")))
+        );
+        assert_eq!(
+            Rg::resolve("rg", None, None).resolved,
+            Err(RgMissing::NotOnPath)
+        );
+        assert_eq!(
+            Rg::resolve("", None, Some(&path)).resolved,
+            Err(RgMissing::NotOnPath)
+        );
+        assert_eq!(
+            Rg::resolve("./c/tool", Some(root), None).resolved,
+            Ok(root.join("c/tool")),
+            "relative to the caller's directory, `.` removed"
+        );
+        assert_eq!(
+            Rg::resolve("c/missing", Some(root), None).resolved,
+            Err(RgMissing::NoSuchFile(root.join("c/missing")))
+        );
+        assert_eq!(
+            Rg::resolve("./c", Some(root), None).resolved,
+            Err(RgMissing::NotExecutable(root.join("c")))
+        );
     }
 }

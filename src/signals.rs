@@ -1,48 +1,53 @@
-//! SIGINT, SIGTERM and SIGHUP: noted, not acted on here.
+//! Signals to dsh-search: noted in the [`Stop`] channel, not acted on here.
 //!
-//! The handlers only record which signal came; the runner polls
-//! [`pending`] while rg runs, kills rg's process group and reports the
-//! interruption, so the process ends through `main` with `SEARCH_ABORTED`
-//! (SPEC §6) instead of leaving rg behind.
+//! The handlers only store the signal's number; the runner (and glob's
+//! stat-and-sort phase) see it within a few milliseconds, kill rg's process
+//! group and end the search, so no signal that would end dsh-search leaves
+//! rg or its children behind (SPEC §6).
+//!
+//! - SIGINT, SIGTERM, SIGHUP interrupt: the call ends through `main` with
+//!   `SEARCH_ABORTED` (exit 6).
+//! - SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU would kill dsh-search by
+//!   default: once the group is dead, dsh-search dies by the same signal
+//!   ([`die_if_fatal`]), as whoever sent it expects.
+//! - SIGPIPE is ignored by the Rust runtime (a closed stdout shows up as
+//!   EPIPE on write instead), so it never ends dsh-search.
+//! - SIGKILL cannot be caught: the runner asks the OS for a parent-death
+//!   signal where it has one (see `rg::run`).
 
-use std::sync::Arc;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use signal_hook::consts::signal::{
+    SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU,
+};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use crate::stop::Stop;
 
-static PENDING: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+/// Signals that interrupt a call (exit 6).
+const INTERRUPTS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+/// Signals whose default action ends the process: handled so the group dies
+/// first, then re-raised.
+const FATAL: [i32; 5] = [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU];
 
-/// Install the handlers once. Failing to install is not fatal: the process
-/// keeps the default action (die), which still kills nothing of ours but
-/// loses the typed error; say so on stderr and go on.
-pub fn install() {
-    let flag = PENDING.get_or_init(|| Arc::new(AtomicUsize::new(0)));
-    for signal in [SIGINT, SIGTERM, SIGHUP] {
+/// Install the handlers once, feeding `stop`. Failing to install one is not
+/// fatal: that signal keeps its default action; say so on stderr and go on.
+pub fn install(stop: &Stop) {
+    for signal in INTERRUPTS.into_iter().chain(FATAL) {
         #[allow(clippy::cast_sign_loss)] // signal numbers are small and positive
-        if let Err(e) = signal_hook::flag::register_usize(signal, Arc::clone(flag), signal as usize)
+        if let Err(e) =
+            signal_hook::flag::register_usize(signal, stop.signal_slot(), signal as usize)
         {
-            eprintln!("dsh-search: cannot handle signal {signal}: {e}");
+            crate::diag::note(&format!("dsh-search: cannot handle signal {signal}: {e}"));
         }
     }
 }
 
-/// The first interrupting signal received, if any.
-pub fn pending() -> Option<i32> {
-    let value = PENDING.get()?.load(Ordering::SeqCst);
-    if value == 0 {
-        None
-    } else {
-        i32::try_from(value).ok()
+/// If `stop` holds a signal whose default action is to end the process, end
+/// it that way now (the caller has already stopped the search).
+pub fn die_if_fatal(stop: &Stop) {
+    let Some(signal) = stop.signal() else { return };
+    if !FATAL.contains(&signal) {
+        return;
     }
-}
-
-/// The conventional name of an interrupting signal.
-pub fn name(signal: i32) -> &'static str {
-    match signal {
-        SIGINT => "SIGINT",
-        SIGTERM => "SIGTERM",
-        SIGHUP => "SIGHUP",
-        _ => "a signal",
-    }
+    let _ = signal_hook::low_level::emulate_default_handler(signal);
+    // Not reached on any Unix; exit as a shell reports death by a signal.
+    std::process::exit(128 + signal);
 }

@@ -2,18 +2,16 @@
 //! spill → the rendered response. argv, `call` and MCP all come through
 //! [`call`], so no rule exists twice.
 
-use std::sync::atomic::AtomicBool;
-
 use serde_json::Value;
 
 use crate::error::{ArgumentError, EXIT_EMPTY, EXIT_RESULTS, Error};
 use crate::explain;
 use crate::render;
 use crate::request::{Request, Tool};
-use crate::rg::run;
 use crate::search::{self, report::Report, report::Spill};
 use crate::settings::{Format, Settings};
 use crate::spill;
+use crate::stop::Stop;
 
 /// What a call printed and how it ended.
 #[derive(Debug)]
@@ -50,18 +48,18 @@ impl Response {
 }
 
 /// Run one call of `tool`. `request` is `Err` when its arguments broke a
-/// rule of SPEC §3; setting `cancel` stops the search.
+/// rule of SPEC §3; `stop` (a signal, a cancellation) ends the search.
 pub fn call(
     tool: Tool,
     request: Result<Request, ArgumentError>,
     settings: &Settings,
-    cancel: Option<&AtomicBool>,
+    stop: &Stop,
 ) -> Response {
     let request = match request {
         Ok(r) => r,
         Err(e) => return Response::failure(Some(tool), &Error::from(e)),
     };
-    let mut outcome = search::run(&request, settings, cancel);
+    let mut outcome = search::run(&request, settings, stop);
     if let Ok(report) = &mut outcome.result {
         if report.truncated() {
             report.spill = save(report, settings);
@@ -73,12 +71,11 @@ pub fn call(
         Err(e) => e.code().exit_code(),
     };
     let explain = settings.explain.then(|| {
-        let version = run::version(&settings.rg, &settings.workdir);
         explain::render(&explain::Facts {
             tool,
             settings,
             script: &outcome.script,
-            rg_version: version.as_deref(),
+            rg_version: outcome.rg_version.as_deref(),
             raw: outcome.raw.as_ref(),
             result: outcome.result.as_ref(),
             exit,

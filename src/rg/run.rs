@@ -1,57 +1,85 @@
 //! The only code that starts a process.
 //!
-//! `sh -c SCRIPT` runs in the workdir, in a process group of its own, with
-//! stdin from /dev/null and `RIPGREP_CONFIG_PATH` removed. stdout and stderr
-//! are drained on their own threads while the main thread waits, so a chatty
-//! rg can never block on a full pipe. stdout is counted as it arrives and
-//! handed to a [`Sink`] (so parsing overlaps rg's search); at the byte cap,
-//! at the deadline, or when dsh-search is signalled, the whole group (sh, rg
-//! and anything they started) is killed at once, then reaped.
+//! `/bin/sh -c SCRIPT` runs in the workdir, in a process group of its own,
+//! with stdin from /dev/null and `RIPGREP_CONFIG_PATH` removed. One loop
+//! (this thread) waits on both pipes with `poll(2)`, reads them without
+//! blocking, counts stdout against the byte cap and keeps a bounded copy of
+//! stderr; stdout goes to a [`Sink`], inline at first and on a parser thread
+//! once the output is large, so parsing overlaps rg's search. The run ends:
+//!
+//! - when sh has exited and both pipes are at end of file;
+//! - at one byte over the cap, at the deadline, or when the [`Budget`]'s
+//!   stop channel says so (a signal, a cancellation): the whole group (sh,
+//!   rg and anything they started) is killed at once;
+//! - when sh has exited but something still holds a pipe open: what is
+//!   left of the group is killed, what is already in the pipes is read, and
+//!   the run ends within a few tens of milliseconds, even if the holder
+//!   escaped the group (`setsid`) and lives on. Its pipes are simply closed.
+//!
+//! **How sh's exit is learnt without racing pid reuse.** The group is killed
+//! with `killpg(pgid)`, where the pgid is sh's pid. A pid (and so a group id)
+//! cannot be reused while its process is unreaped, so the runner never reaps
+//! sh before the last kill: it asks `waitid(P_PID, WEXITED | WNOHANG |
+//! WNOWAIT)`, which reports an exit and leaves the zombie in place, each
+//! time the loop wakes (at least every [`TICK`]), and reaps sh only after
+//! killing the group. `waitid` is POSIX and exists on Linux, macOS and the
+//! BSDs this project supports (FreeBSD, NetBSD); rustix offers it safely.
+//! The loop needs no extra thread and no signal handler for SIGCHLD.
+//!
+//! **Portability.** Everything above is POSIX (`poll`, `O_NONBLOCK`,
+//! `waitid`, `killpg`). Two tunings are per OS and change no logic: on Linux
+//! the stdout pipe is grown to 1 MiB (fewer wake-ups for large outputs), and
+//! on Linux and FreeBSD sh gets a parent-death signal (SIGKILL), so even
+//! `kill -9` of dsh-search takes rg with it. That needs the crate's one
+//! `unsafe` block ([`arm_parent_death`]): std offers no safe way to run code
+//! in the child before `exec`. Elsewhere (macOS), rg outlives a `SIGKILL`ed
+//! dsh-search until its search ends or it next writes to the closed pipe.
 //!
 //! What the run *means* (exit 2 with results, a pattern error) is the search
 //! layer's call: this module reports facts only.
 
-use std::io::{self, Read};
-use std::os::fd::AsRawFd;
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::thread;
 use std::time::{Duration, Instant};
 
-use nix::errno::Errno;
-use nix::fcntl::{FcntlArg, fcntl};
-use nix::sys::signal::{Signal, killpg};
-use nix::sys::wait::{Id, WaitPidFlag, waitid};
-use nix::unistd::Pid;
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
-use crate::signals;
+use crate::stop::{Budget, Halt};
 
-/// How often the waiting thread looks for a pending signal or cancellation.
-/// Pipe events wake it at once; this only bounds how long a Ctrl-C or a
-/// cancellation waits to be noticed.
-const SIGNAL_POLL: Duration = Duration::from_millis(20);
+/// The longest the loop sleeps between looks at the stop channel, the
+/// deadline and sh's exit. Pipe events wake it at once.
+pub const TICK: Duration = Duration::from_millis(20);
+/// After sh has exited with a pipe still open: how long to wait for more
+/// bytes before deciding that only a stray process holds it.
+const DRAIN_QUIET: Duration = Duration::from_millis(10);
+/// ... and how long to drain at most (a stray writer could write forever).
+const DRAIN_LIMIT: Duration = Duration::from_millis(100);
+/// First wait for sh's exit once both pipes are closed (doubling to TICK).
+const FIRST_BACKOFF: Duration = Duration::from_micros(20);
 /// Bytes of rg's stderr kept from its start (where rg puts pattern errors).
 const STDERR_HEAD: usize = 6 * 1024;
 /// Bytes of rg's stderr kept from its end.
 const STDERR_TAIL: usize = 2 * 1024;
 const READ_CHUNK: usize = 256 * 1024;
-/// Reads served at once before small reads start to pause.
-const EAGER_READS: u32 = 16;
-/// The pause after a small read of a large output.
-const READ_PAUSE: Duration = Duration::from_micros(500);
+/// Reads of one pipe per wake, so a flood on one cannot starve the other.
+const READS_PER_WAKE: usize = 16;
+/// stdout is parsed inline up to this many bytes, then on a parser thread.
+const INLINE_BYTES: u64 = 256 * 1024;
+/// Bytes of stdout handed to the parser thread at once.
+const BATCH: usize = 64 * 1024;
+/// Stack of the parser thread (serde's recursion is bounded by its depth limit).
+const PARSER_STACK: usize = 512 * 1024;
 /// Wait status reported if sh's status cannot be collected: exit 255, an
 /// rg failure, never mistaken for "rg not found" (127) or a result.
 const UNKNOWN_STATUS: i32 = 0xff00;
-/// Stack of the reader and watcher threads.
-const SMALL_STACK: usize = 64 * 1024;
-/// Stack of the parser thread (serde's recursion is bounded by its depth limit).
-const PARSER_STACK: usize = 512 * 1024;
-/// Bytes of stdout handed to the parser at once (the last batch may be smaller).
-const BATCH: usize = 64 * 1024;
-/// Requested size of the stdout pipe (Linux caps it at /proc/sys/fs/pipe-max-size).
-const PIPE_SIZE: i32 = 1024 * 1024;
 
 /// Receives rg's stdout, in order, as it arrives, never past the byte cap.
 pub trait Sink: Send {
@@ -61,15 +89,14 @@ pub trait Sink: Send {
 }
 
 /// What to run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Spec<'a> {
     pub script: &'a str,
     pub workdir: &'a Path,
-    pub timeout: Duration,
+    /// The call's deadline and stop channel.
+    pub budget: Budget<'a>,
     /// rg stdout bytes the sink may receive; one more byte is an overflow.
     pub stdout_cap: u64,
-    /// Set by another thread to stop the run (an MCP client's cancellation).
-    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// How the run ended.
@@ -79,12 +106,8 @@ pub enum End {
     Exited(ExitStatus),
     /// stdout went over the cap; the group was killed.
     Overflow,
-    /// The deadline passed; the group was killed.
-    TimedOut,
-    /// dsh-search got this signal; the group was killed.
-    Interrupted(i32),
-    /// The caller cancelled the run; the group was killed.
-    Cancelled,
+    /// The deadline passed, or the stop channel said stop; the group was killed.
+    Halted(Halt),
 }
 
 /// The facts of one run.
@@ -177,28 +200,22 @@ impl Stderr {
     }
 }
 
-enum Event {
-    StdoutEof,
-    StderrEof,
-    Overflow,
-    /// `sh` has exited (not yet reaped: its pid still holds the group id).
-    Exited,
-}
-
 /// Run `spec.script` to completion or to the first limit it hits. `Err` only
 /// when `sh` itself could not be started.
 pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
     let started = Instant::now();
-    if let Some(signal) = signals::pending() {
-        return Ok(RawRun {
-            end: End::Interrupted(signal),
-            stdout_bytes: 0,
-            stderr: Stderr::default(),
-            elapsed: started.elapsed(),
-        });
+    let halted = |end| RawRun {
+        end,
+        stdout_bytes: 0,
+        stderr: Stderr::default(),
+        elapsed: started.elapsed(),
+    };
+    if let Err(halt) = spec.budget.check() {
+        return Ok(halted(End::Halted(halt)));
     }
-    // POSIX puts sh at /bin/sh; no PATH search, and no `sh` planted on PATH.
-    let mut child = Command::new("/bin/sh")
+    let mut command = Command::new("/bin/sh");
+    // POSIX puts sh at /bin/sh: no PATH search, and no `sh` planted on PATH.
+    command
         .arg("-c")
         .arg(spec.script)
         .current_dir(spec.workdir)
@@ -207,241 +224,412 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env_remove("RIPGREP_CONFIG_PATH")
-        .process_group(0)
-        .spawn()?;
-    let (Some(mut stdout), Some(mut stderr_pipe), Ok(pid)) = (
-        child.stdout.take(),
-        child.stderr.take(),
-        i32::try_from(child.id()),
-    ) else {
-        kill_group(&child);
-        let _ = child.wait();
-        return Err(io::Error::other("the child's pipes were not created"));
+        .process_group(0);
+    arm_parent_death(&mut command);
+    let mut child = command.spawn()?;
+    let group = Group::of(&child);
+    let pipes = match (child.stdout.take(), child.stderr.take()) {
+        (Some(out), Some(err)) => Pipes::new(OwnedFd::from(out), OwnedFd::from(err)),
+        _ => Err(io::Error::other("the child's pipes were not created")),
     };
-    // A larger pipe means fewer wake-ups of rg and of the reader (Linux
-    // defaults to 64 KiB); failing to grow it costs only speed.
-    let _ = fcntl(stdout.as_raw_fd(), FcntlArg::F_SETPIPE_SZ(PIPE_SIZE));
-    let deadline = started + spec.timeout;
-    let cap = spec.stdout_cap;
-
-    let (tx, rx) = mpsc::channel::<Event>();
+    let mut pipes = match pipes {
+        Ok(pipes) => pipes,
+        Err(e) => {
+            group.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
+    };
     let stop_parsing = AtomicBool::new(false);
-    let ran = std::thread::scope(|scope| {
-        // stdout is counted by one thread and parsed by another, so the
-        // byte cap is enforced at the speed rg writes, not the speed the
-        // sink parses: an overflowing search stops as soon as rg passes
-        // the cap. The queue between them is bounded by the cap itself.
-        let (chunk_tx, chunk_rx) = mpsc::channel::<Vec<u8>>();
-        let stop_flag = &stop_parsing;
-        let threads = (|| -> io::Result<_> {
-            let out_tx = tx.clone();
-            let out = spawn(scope, SMALL_STACK, move || {
-                read_stdout(&mut stdout, cap, &chunk_tx, &out_tx)
-            })?;
-            let parse_tx = tx.clone();
-            let parser = spawn(scope, PARSER_STACK, move || {
-                parse_stdout(&chunk_rx, sink, stop_flag, &parse_tx);
-            })?;
-            let err_tx = tx.clone();
-            let err = spawn(scope, SMALL_STACK, move || {
-                read_stderr(&mut stderr_pipe, &err_tx)
-            })?;
-            spawn(scope, SMALL_STACK, move || watch_exit(pid, &tx))?;
-            Ok((out, parser, err))
-        })();
-        let (out, parser, err) = match threads {
-            Ok(threads) => threads,
-            Err(e) => {
-                // The threads already started end once the group is gone.
-                kill_group(&child);
-                let _ = child.wait();
-                return Err(e);
-            }
-        };
-
-        let stop = wait(&rx, deadline, spec.cancel, || kill_group(&child));
-        if stop.is_some() {
+    let (end, stdout_bytes) = thread::scope(|scope| {
+        let mut feed = Feed::Inline { sink, fed: 0 };
+        let end = watch(spec, &group, &mut pipes, &mut |bytes| {
+            feed.push(bytes, scope, &stop_parsing);
+        });
+        // Whatever ended the run, nothing of the group outlives it: sh has
+        // not been reaped yet, so its group id cannot name a stranger.
+        group.kill();
+        if end.is_some() {
             // The result will not be used: the parser may drop its backlog.
             stop_parsing.store(true, Ordering::SeqCst);
         }
-        // Whatever ended the run, nothing of the group outlives it: sh has
-        // not been reaped yet, so its group id cannot name a stranger.
-        kill_group(&child);
-        let status = child.wait();
-        // Readers finish once every writer in the group is gone.
-        let stdout_bytes = out.join().unwrap_or(0);
-        let _ = parser.join();
-        let stderr = err.join().unwrap_or_default();
-        let end = stop.unwrap_or_else(|| {
-            End::Exited(status.unwrap_or_else(|_| ExitStatus::from_raw(UNKNOWN_STATUS)))
-        });
-        Ok((end, stdout_bytes, stderr))
+        feed.finish(end.is_none());
+        (end, pipes.stdout_bytes)
     });
-    let (end, stdout_bytes, stderr) = ran?;
+    let status = child.wait();
+    pipes.stderr.close();
+    let end = end.unwrap_or_else(|| {
+        End::Exited(status.unwrap_or_else(|_| ExitStatus::from_raw(UNKNOWN_STATUS)))
+    });
     Ok(RawRun {
         end,
         stdout_bytes,
-        stderr,
+        stderr: pipes.stderr,
         elapsed: started.elapsed(),
     })
 }
 
-/// Start a scoped thread with a stack of `stack` bytes (the default 2 MiB
-/// is far more than these loops need, and costs time to map per search).
-fn spawn<'scope, 'env, T: Send + 'scope>(
-    scope: &'scope std::thread::Scope<'scope, 'env>,
-    stack: usize,
-    f: impl FnOnce() -> T + Send + 'scope,
-) -> io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
-    std::thread::Builder::new()
-        .stack_size(stack)
-        .spawn_scoped(scope, f)
+/// sh's process group, named by sh's pid (sh is its leader).
+struct Group {
+    pid: Pid,
 }
 
-/// Read stdout and pass it on in chunks until EOF or one byte past `cap`
-/// (then `Event::Overflow`); returns the bytes read. Dropping `chunks` at
-/// the end tells the parser that stdout is done.
-fn read_stdout(
-    stdout: &mut impl Read,
-    cap: u64,
-    chunks: &mpsc::Sender<Vec<u8>>,
-    tx: &mpsc::Sender<Event>,
-) -> u64 {
-    let mut total = 0u64;
-    let mut buf = vec![0u8; READ_CHUNK];
-    // rg writes a file's records at once, often a few hundred bytes; waking
-    // the parser for each would cost more than parsing them. Batches go out
-    // at BATCH bytes and at the end.
-    let mut batch = Vec::with_capacity(BATCH);
-    let mut reads = 0u32;
-    loop {
-        match stdout.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                reads += 1;
-                // Past the first few reads the output is large: let it pile
-                // up in the (enlarged) pipe instead of waking for every
-                // write rg makes. rg never blocks on a pipe with room left,
-                // and the cap is still checked before anything is parsed.
-                if reads > EAGER_READS && n < READ_CHUNK / 4 {
-                    std::thread::sleep(READ_PAUSE);
+impl Group {
+    fn of(child: &Child) -> Self {
+        Self {
+            pid: Pid::from_child(child),
+        }
+    }
+
+    /// Whether sh has exited, leaving it unreaped (`WNOWAIT`).
+    fn exited(&self) -> bool {
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        match rustix::process::waitid(WaitId::Pid(self.pid), options) {
+            Ok(status) => status.is_some(),
+            Err(Errno::INTR) => false,
+            // Not our child any more: there is nothing left to wait for.
+            Err(_) => true,
+        }
+    }
+
+    /// SIGKILL the group, and sh by its pid in case it left the group. ESRCH
+    /// (nothing left) is the normal case after a clean exit.
+    fn kill(&self) {
+        let _ = rustix::process::kill_process_group(self.pid, Signal::KILL);
+        let _ = rustix::process::kill_process(self.pid, Signal::KILL);
+    }
+}
+
+/// The read ends of sh's stdout and stderr, non-blocking.
+struct Pipes {
+    stdout: Option<OwnedFd>,
+    stderr_fd: Option<OwnedFd>,
+    stdout_bytes: u64,
+    stderr: Stderr,
+    /// Linux: the stdout pipe was grown, so small reads may pause (see `read_stdout`).
+    grown: bool,
+    reads: u32,
+    buf: Vec<u8>,
+}
+
+/// What one look at stdout found.
+enum Read {
+    /// Nothing more for now (or end of file).
+    Idle,
+    /// One byte past the cap.
+    Overflow,
+}
+
+impl Pipes {
+    fn new(stdout: OwnedFd, stderr: OwnedFd) -> io::Result<Self> {
+        rustix::io::ioctl_fionbio(&stdout, true)?;
+        rustix::io::ioctl_fionbio(&stderr, true)?;
+        let grown = grow_pipe(&stdout);
+        Ok(Self {
+            stdout: Some(stdout),
+            stderr_fd: Some(stderr),
+            stdout_bytes: 0,
+            stderr: Stderr::default(),
+            grown,
+            reads: 0,
+            buf: vec![0; READ_CHUNK],
+        })
+    }
+
+    fn open(&self) -> bool {
+        self.stdout.is_some() || self.stderr_fd.is_some()
+    }
+
+    /// Wait up to `timeout` for either pipe; `true` if one is ready.
+    fn wait(&self, timeout: Duration) -> bool {
+        let flags = PollFlags::IN;
+        let mut fds: Vec<PollFd<'_>> = [&self.stdout, &self.stderr_fd]
+            .into_iter()
+            .flatten()
+            .map(|fd| PollFd::new(fd, flags))
+            .collect();
+        let timeout = Timespec {
+            tv_sec: timeout.as_secs().try_into().unwrap_or(i64::MAX),
+            tv_nsec: i64::from(timeout.subsec_nanos()),
+        };
+        // EINTR is a wake-up like any other.
+        matches!(poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
+    }
+
+    /// Read what stdout has, up to `READS_PER_WAKE` reads, passing it to `feed`.
+    fn read_stdout(&mut self, cap: u64, feed: &mut impl FnMut(&[u8])) -> Read {
+        let Some(fd) = &self.stdout else {
+            return Read::Idle;
+        };
+        for _ in 0..READS_PER_WAKE {
+            match rustix::io::read(fd, &mut self.buf[..]) {
+                Ok(0) => {
+                    self.stdout = None;
+                    return Read::Idle;
                 }
-                total += n as u64;
-                if total > cap {
-                    let _ = tx.send(Event::Overflow);
-                    return total;
+                Ok(n) => {
+                    self.reads += 1;
+                    self.stdout_bytes += n as u64;
+                    if self.stdout_bytes > cap {
+                        return Read::Overflow;
+                    }
+                    feed(&self.buf[..n]);
+                    // Linux tuning: once the output is large, let it pile up
+                    // in the grown pipe instead of waking for every write rg
+                    // makes. rg never blocks on a pipe with room left. Not
+                    // done with a small pipe, where rg would block instead.
+                    if self.grown && self.reads > 16 && n < READ_CHUNK / 4 {
+                        thread::sleep(Duration::from_micros(500));
+                    }
                 }
-                batch.extend_from_slice(&buf[..n]);
-                if batch.len() >= BATCH
-                    && chunks
-                        .send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))
-                        .is_err()
-                {
-                    return total;
+                Err(Errno::INTR) => {}
+                Err(Errno::AGAIN) => return Read::Idle,
+                Err(_) => {
+                    self.stdout = None;
+                    return Read::Idle;
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
+        }
+        Read::Idle
+    }
+
+    fn read_stderr(&mut self) {
+        let Some(fd) = &self.stderr_fd else { return };
+        let mut buf = [0u8; 8 * 1024];
+        for _ in 0..READS_PER_WAKE {
+            match rustix::io::read(fd, &mut buf) {
+                Ok(0) => {
+                    self.stderr_fd = None;
+                    return;
+                }
+                Ok(n) => self.stderr.push(&buf[..n]),
+                Err(Errno::INTR) => {}
+                Err(Errno::AGAIN) => return,
+                Err(_) => {
+                    self.stderr_fd = None;
+                    return;
+                }
+            }
         }
     }
-    if !batch.is_empty() {
-        let _ = chunks.send(batch);
-    }
-    total
 }
 
-/// Hand the chunks to `sink` in order; at the end of stdout, finish the sink
-/// and report `Event::StdoutEof`. Stops early when `stop` is set.
-fn parse_stdout<S: Sink>(
-    chunks: &mpsc::Receiver<Vec<u8>>,
-    sink: &mut S,
-    stop: &AtomicBool,
-    tx: &mpsc::Sender<Event>,
-) {
-    for chunk in chunks {
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        sink.chunk(&chunk);
-    }
-    sink.finish();
-    let _ = tx.send(Event::StdoutEof);
-}
-
-/// Keep a bounded copy of stderr until EOF.
-fn read_stderr(pipe: &mut impl Read, tx: &mpsc::Sender<Event>) -> Stderr {
-    let mut kept = Stderr::default();
-    let mut buf = vec![0u8; 8 * 1024];
-    loop {
-        match pipe.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => kept.push(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    kept.close();
-    let _ = tx.send(Event::StderrEof);
-    kept
-}
-
-/// Learn of sh's exit without reaping it (`WNOWAIT`), so the group id stays
-/// reserved until what is left of the group has been killed.
-fn watch_exit(pid: i32, tx: &mpsc::Sender<Event>) {
-    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
-    while let Err(Errno::EINTR) = waitid(Id::Pid(Pid::from_raw(pid)), flags) {}
-    let _ = tx.send(Event::Exited);
-}
-
-/// Wait until sh has exited and both pipes are drained (`None`), or until
-/// a limit stops the run (`Some`). `on_exit` runs once, when sh exits: it
-/// kills what sh left behind, so a background process holding a pipe open
-/// cannot keep the search waiting (data already in the pipes stays readable).
-fn wait(
-    rx: &mpsc::Receiver<Event>,
-    deadline: Instant,
-    cancel: Option<&AtomicBool>,
-    on_exit: impl Fn(),
+/// The loop: until sh has exited and the pipes are done (`None`), or until a
+/// limit stops the run (`Some`).
+fn watch(
+    spec: &Spec<'_>,
+    group: &Group,
+    pipes: &mut Pipes,
+    feed: &mut impl FnMut(&[u8]),
 ) -> Option<End> {
-    let mut open_pipes = 2;
+    let budget = spec.budget;
     let mut exited = false;
+    let mut last_look = Instant::now();
+    // Set once sh has exited with a pipe still open: drain until then.
+    let mut drain_until: Option<Instant> = None;
+    let mut backoff = FIRST_BACKOFF;
     loop {
-        if let Some(signal) = signals::pending() {
-            return Some(End::Interrupted(signal));
+        if let Err(halt) = budget.check() {
+            return Some(End::Halted(halt));
         }
-        if cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
-            return Some(End::Cancelled);
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return Some(End::TimedOut);
-        }
-        match rx.recv_timeout((deadline - now).min(SIGNAL_POLL)) {
-            Ok(Event::StdoutEof | Event::StderrEof) => open_pipes -= 1,
-            Ok(Event::Exited) => {
-                exited = true;
-                on_exit();
+        if !pipes.open() {
+            // Both pipes are done; sh is exiting or has exited. Look soon,
+            // then less and less often (a process that closed its pipes
+            // but keeps running still ends at the deadline).
+            if exited || group.exited() {
+                return None;
             }
-            Ok(Event::Overflow) => return Some(End::Overflow),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            thread::sleep(backoff.min(remaining(budget)));
+            backoff = (backoff * 2).min(TICK);
+            continue;
         }
-        if exited && open_pipes == 0 {
-            return None;
+        let wait = if drain_until.is_some() {
+            DRAIN_QUIET
+        } else {
+            TICK
+        };
+        let ready = pipes.wait(wait.min(remaining(budget)));
+        if ready {
+            if let Read::Overflow = pipes.read_stdout(spec.stdout_cap, feed) {
+                return Some(End::Overflow);
+            }
+            pipes.read_stderr();
+        }
+        if let Some(until) = drain_until {
+            // Only strays hold the pipes now: stop when they are quiet.
+            if !ready || Instant::now() >= until {
+                return None;
+            }
+            continue;
+        }
+        if !exited && last_look.elapsed() >= TICK {
+            last_look = Instant::now();
+            if group.exited() {
+                exited = true;
+                // Kill what sh left behind; what it wrote stays readable.
+                group.kill();
+                drain_until = Some(Instant::now() + DRAIN_LIMIT);
+            }
         }
     }
 }
 
-fn kill_group(child: &Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // ESRCH (group already gone) is the normal case after a clean exit.
-        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+fn remaining(budget: Budget<'_>) -> Duration {
+    budget.deadline.saturating_duration_since(Instant::now())
+}
+
+/// Where stdout goes: to the sink on this thread while the output is small,
+/// then to a parser thread, so a large output is parsed while rg still
+/// searches and the cap is counted at the speed rg writes. Short searches
+/// start no thread at all.
+enum Feed<'s, 'scope, S: Sink> {
+    Inline {
+        sink: &'s mut S,
+        /// Bytes parsed inline so far.
+        fed: u64,
+    },
+    Threaded {
+        batch: Vec<u8>,
+        tx: mpsc::Sender<Vec<u8>>,
+        parser: thread::ScopedJoinHandle<'scope, ()>,
+    },
+    /// Only while the sink moves to its thread.
+    Moving,
+}
+
+impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
+    fn push(
+        &mut self,
+        bytes: &[u8],
+        scope: &'scope thread::Scope<'scope, '_>,
+        stop: &'scope AtomicBool,
+    ) {
+        match self {
+            Self::Inline { sink, fed } => {
+                sink.chunk(bytes);
+                *fed += bytes.len() as u64;
+                if *fed <= INLINE_BYTES {
+                    return;
+                }
+            }
+            Self::Threaded { batch, tx, .. } => {
+                batch.extend_from_slice(bytes);
+                if batch.len() >= BATCH {
+                    let _ = tx.send(std::mem::replace(batch, Vec::with_capacity(BATCH)));
+                }
+                return;
+            }
+            Self::Moving => return,
+        }
+        if let Self::Inline { sink, .. } = std::mem::replace(self, Self::Moving) {
+            *self = match spawn_parser(sink, scope, stop) {
+                Ok((tx, parser)) => Self::Threaded {
+                    batch: Vec::with_capacity(BATCH),
+                    tx,
+                    parser,
+                },
+                // No thread to be had: go on inline, and try again later.
+                Err(sink) => Self::Inline { sink, fed: 0 },
+            };
+        }
+    }
+
+    /// Hand over what is left; `complete` when stdout ended normally.
+    fn finish(self, complete: bool) {
+        match self {
+            Self::Inline { sink, .. } => {
+                if complete {
+                    sink.finish();
+                }
+            }
+            Self::Threaded { batch, tx, parser } => {
+                if complete && !batch.is_empty() {
+                    let _ = tx.send(batch);
+                }
+                drop(tx);
+                let _ = parser.join();
+            }
+            Self::Moving => {}
+        }
     }
 }
+
+/// Start the parser thread and move `sink` to it; the sink comes back if
+/// the thread cannot be started. The thread parses batches until the
+/// sender is dropped, then finishes the sink, unless `stop` was set (the
+/// result will not be used).
+fn spawn_parser<'s: 'scope, 'scope, S: Sink>(
+    sink: &'s mut S,
+    scope: &'scope thread::Scope<'scope, '_>,
+    stop: &'scope AtomicBool,
+) -> Result<(mpsc::Sender<Vec<u8>>, thread::ScopedJoinHandle<'scope, ()>), &'s mut S> {
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let (sink_tx, sink_rx) = mpsc::channel::<&'s mut S>();
+    let parser = thread::Builder::new()
+        .stack_size(PARSER_STACK)
+        .spawn_scoped(scope, move || {
+            let Ok(sink) = sink_rx.recv() else { return };
+            for batch in rx {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                sink.chunk(&batch);
+            }
+            if !stop.load(Ordering::SeqCst) {
+                sink.finish();
+            }
+        });
+    let Ok(parser) = parser else { return Err(sink) };
+    match sink_tx.send(sink) {
+        Ok(()) => Ok((tx, parser)),
+        Err(mpsc::SendError(sink)) => Err(sink),
+    }
+}
+
+/// Linux: grow the stdout pipe (default 64 KiB) so a large output wakes the
+/// reader less often; `true` if it worked. Other systems keep their pipes.
+#[cfg(target_os = "linux")]
+fn grow_pipe(fd: &OwnedFd) -> bool {
+    rustix::pipe::fcntl_setpipe_size(fd.as_fd(), 1024 * 1024).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn grow_pipe(_fd: &OwnedFd) -> bool {
+    false
+}
+
+/// Linux and FreeBSD: sh (and so rg, which sh execs) gets SIGKILL when the
+/// thread that started it dies, so not even `kill -9` of dsh-search leaves
+/// rg running. `run` waits for sh before it returns, so that thread always
+/// outlives sh.
+#[cfg(any(target_os = "linux", target_os = "freebsd"))]
+#[allow(unsafe_code)]
+fn arm_parent_death(command: &mut Command) {
+    let parent = rustix::process::getpid();
+    // SAFETY: `pre_exec` runs the closure in the child between fork and
+    // exec, where only async-signal-safe work is allowed. The closure makes
+    // two system calls (prctl or procctl, then getppid), allocates nothing
+    // and touches no lock. If dsh-search died before the signal was set,
+    // getppid no longer names it, and the child gives up instead of running
+    // unwatched.
+    unsafe {
+        command.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+            if rustix::process::getppid() == Some(parent) {
+                Ok(())
+            } else {
+                Err(io::Error::from(io::ErrorKind::Interrupted))
+            }
+        });
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+fn arm_parent_death(_command: &mut Command) {}
 
 /// The first line of `<rg> --version`, for `--explain`; `None` when rg
 /// cannot say within a second.
-pub fn version(rg: &str, workdir: &Path) -> Option<String> {
+pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
     struct Collect(Vec<u8>);
     impl Sink for Collect {
         fn chunk(&mut self, bytes: &[u8]) {
@@ -453,9 +641,11 @@ pub fn version(rg: &str, workdir: &Path) -> Option<String> {
     let spec = Spec {
         script: &script,
         workdir,
-        timeout: Duration::from_secs(1),
+        budget: Budget {
+            deadline: budget.deadline.min(Instant::now() + Duration::from_secs(1)),
+            stop: budget.stop,
+        },
         stdout_cap: 64 * 1024,
-        cancel: None,
     };
     let raw = run(&spec, &mut out).ok()?;
     match raw.end {

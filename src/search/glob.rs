@@ -1,19 +1,21 @@
 //! glob: the NUL-separated `rg --files` listing, filtered, ordered by
 //! `--glob-sort` over the COMPLETE list, then capped (SPEC §2, §4).
 
+use std::ffi::OsStr;
 use std::fs;
-use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::thread;
 
-use nix::fcntl::AtFlags;
-use nix::sys::stat::fstatat;
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
 use super::paths::Workdir;
 use super::report::PathList;
+use super::sort;
 use crate::rg::run::Sink;
 use crate::settings::GlobSort;
+use crate::stop::{Budget, Halt};
 
 /// Collects rg's raw listing (bounded by the runner's byte cap).
 #[derive(Debug, Default)]
@@ -60,9 +62,16 @@ pub fn lists_a_path(listing: &[u8], workdir: &Workdir) -> bool {
 }
 
 /// The displayed paths of rg's NUL-separated `listing`, VCS paths removed,
-/// in `sort` order (ties by path). The listing buffer becomes the result's
-/// storage: nothing is copied per path.
-pub fn ordered_paths(listing: Vec<u8>, workdir: &Workdir, sort: GlobSort) -> PathList {
+/// in `order` (ties by path). The listing buffer becomes the result's
+/// storage: nothing is copied per path. Stat'ing and sorting millions of
+/// paths takes seconds, so both check `budget` as they go and stop at the
+/// deadline or on a signal (SPEC §6).
+pub fn ordered_paths(
+    listing: Vec<u8>,
+    workdir: &Workdir,
+    order: GlobSort,
+    budget: Budget<'_>,
+) -> Result<PathList, Halt> {
     let mut entries = Vec::with_capacity(memchr::memchr_iter(0, &listing).count() + 1);
     let mut start = 0;
     for piece in listing.split(|&b| b == 0) {
@@ -87,12 +96,12 @@ pub fn ordered_paths(listing: Vec<u8>, workdir: &Workdir, sort: GlobSort) -> Pat
         let (from, to) = e.shown();
         &listing[from..to]
     };
-    match sort {
-        GlobSort::Path => entries.sort_unstable_by(|a, b| path(a).cmp(path(b))),
+    match order {
+        GlobSort::Path => sort::sort_by(&mut entries, &mut |a, b| path(a).cmp(path(b)), budget)?,
         GlobSort::Newest | GlobSort::Oldest => {
-            stat_entries(&mut entries, &listing, workdir);
-            let newest_first = sort == GlobSort::Newest;
-            entries.sort_unstable_by(|a, b| {
+            stat_entries(&mut entries, &listing, workdir, budget)?;
+            let newest_first = order == GlobSort::Newest;
+            let mut by_time_then_path = |a: &Entry, b: &Entry| {
                 let by_time = a.mtime.cmp(&b.mtime);
                 let by_time = if newest_first {
                     by_time.reverse()
@@ -100,16 +109,19 @@ pub fn ordered_paths(listing: Vec<u8>, workdir: &Workdir, sort: GlobSort) -> Pat
                     by_time
                 };
                 by_time.then_with(|| path(a).cmp(path(b)))
-            });
+            };
+            sort::sort_by(&mut entries, &mut by_time_then_path, budget)?;
         }
     }
     let ranges = entries.iter().map(Entry::shown).collect();
-    PathList::new(listing, ranges)
+    Ok(PathList::new(listing, ranges))
 }
 
 /// Below this many paths one thread stats them all; above, the work is
 /// split across the machine's cores.
 const PARALLEL_STAT_THRESHOLD: usize = 2048;
+/// Paths stat'ed between two looks at the budget (about a millisecond).
+const STAT_BLOCK: usize = 4096;
 
 /// Fill in each entry's mtime; a path that cannot be stat'ed (removed since
 /// rg listed it) gets the oldest possible time. Paths are looked up from an
@@ -118,26 +130,39 @@ const PARALLEL_STAT_THRESHOLD: usize = 2048;
 /// each parent directory once, since rg's parallel walk interleaves
 /// directories; and stat'ing while rg still lists, since rg already keeps
 /// both cores busy.)
-fn stat_entries(entries: &mut [Entry], listing: &[u8], workdir: &Workdir) {
-    let root = open_dir(&workdir.resolve(b"."));
-    let dirfd = root.as_ref().map(AsRawFd::as_raw_fd);
-    let stat_all = |part: &mut [Entry]| {
-        for e in part {
-            let (from, to) = e.raw();
-            e.mtime = stat(dirfd, &listing[from..to]);
+fn stat_entries(
+    entries: &mut [Entry],
+    listing: &[u8],
+    workdir: &Workdir,
+    budget: Budget<'_>,
+) -> Result<(), Halt> {
+    let root = Root::open(workdir.resolve(b"."));
+    let stat_all = |part: &mut [Entry]| -> Result<(), Halt> {
+        for block in part.chunks_mut(STAT_BLOCK) {
+            budget.check()?;
+            for e in block {
+                let (from, to) = e.raw();
+                e.mtime = root.mtime(&listing[from..to]);
+            }
         }
+        Ok(())
     };
     let threads = thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if entries.len() < PARALLEL_STAT_THRESHOLD || threads == 1 {
-        stat_all(entries);
-        return;
+        return stat_all(entries);
     }
     let chunk = entries.len().div_ceil(threads);
     thread::scope(|scope| {
-        for part in entries.chunks_mut(chunk) {
-            scope.spawn(move || stat_all(part));
-        }
-    });
+        let parts: Vec<_> = entries
+            .chunks_mut(chunk)
+            .map(|part| scope.spawn(move || stat_all(part)))
+            .collect();
+        // Every part is joined; the first halt is the answer.
+        parts
+            .into_iter()
+            .map(|part| part.join().unwrap_or(Ok(())))
+            .fold(Ok(()), Result::and)
+    })
 }
 
 /// The directory a glob with no PATH can be walked from instead of the
@@ -172,23 +197,52 @@ pub fn walk_root(pattern: &str, workdir: &Path) -> Option<String> {
     Some(prefix.to_owned())
 }
 
-/// A handle on a directory for lookups only (`O_PATH`: no read access needed).
-fn open_dir(path: &std::path::Path) -> Option<fs::File> {
-    fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_PATH | nix::libc::O_DIRECTORY)
-        .open(path)
-        .ok()
+/// Where listed paths are looked up from: an open handle on the workdir
+/// (`O_RDONLY | O_DIRECTORY`, on every Unix), or, if the workdir cannot be
+/// opened, its path joined in front of each listed one.
+enum Root {
+    Dir(OwnedFd),
+    Path(PathBuf),
 }
 
-fn stat(dirfd: Option<RawFd>, path: &[u8]) -> Mtime {
-    fstatat(dirfd, path, AtFlags::empty())
-        .or_else(|_| fstatat(dirfd, path, AtFlags::AT_SYMLINK_NOFOLLOW))
-        .map_or(i64::MIN, |st| {
-            st.st_mtime
-                .saturating_mul(1_000_000_000)
-                .saturating_add(st.st_mtime_nsec)
-        })
+impl Root {
+    fn open(workdir: PathBuf) -> Self {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        match rustix::fs::open(&workdir, flags, Mode::empty()) {
+            Ok(fd) => Self::Dir(fd),
+            Err(_) => Self::Path(workdir),
+        }
+    }
+
+    /// The modification time of `path` (relative to the workdir, or
+    /// absolute), following a symlink; a dangling symlink gets its own
+    /// time, a path that is gone the oldest time there is. One `lstat`
+    /// for anything but a symlink.
+    fn mtime(&self, path: &[u8]) -> Mtime {
+        let path = OsStr::from_bytes(path);
+        let at = |flags| match self {
+            Self::Dir(fd) => rustix::fs::statat(fd.as_fd(), path, flags),
+            Self::Path(base) => rustix::fs::statat(rustix::fs::CWD, base.join(path), flags),
+        };
+        let Ok(link) = at(AtFlags::SYMLINK_NOFOLLOW) else {
+            return Mtime::MIN;
+        };
+        if FileType::from_raw_mode(link.st_mode) == FileType::Symlink {
+            if let Ok(target) = at(AtFlags::empty()) {
+                return nanos(&target);
+            }
+        }
+        nanos(&link)
+    }
+}
+
+/// A stat's modification time in nanoseconds (the field types differ by
+/// OS: `time_t`, `long`, `unsigned long`, `u32`).
+#[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)]
+fn nanos(st: &rustix::fs::Stat) -> Mtime {
+    let secs = i64::try_from(st.st_mtime).unwrap_or(i64::MAX);
+    let nsec = i64::try_from(st.st_mtime_nsec).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(nsec)
 }
 
 #[cfg(test)]
@@ -229,8 +283,13 @@ mod tests {
     fn path_order_and_vcs_filter() {
         let w = Workdir::new(Path::new("/nonexistent"));
         let listing = b"b\0a/.git/HEAD\0a\0\0/nonexistent/c\0".to_vec();
+        let stop = crate::stop::Stop::new();
+        let budget = Budget {
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
+            stop: &stop,
+        };
         let got: Vec<String> = {
-            let list = ordered_paths(listing, &w, GlobSort::Path);
+            let list = ordered_paths(listing, &w, GlobSort::Path, budget).unwrap();
             list.take(list.len())
                 .map(std::borrow::Cow::into_owned)
                 .collect()

@@ -7,17 +7,18 @@ pub mod grep;
 pub mod paths;
 pub mod preview;
 pub mod report;
+mod sort;
 
 use std::io;
 use std::os::unix::process::ExitStatusExt;
-use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use crate::error::SearchError;
 use crate::request::{Request, Tool};
 use crate::rg::command;
 use crate::rg::run::{self, End, RawRun, Sink, Spec};
 use crate::settings::Settings;
-use crate::signals;
+use crate::stop::{self, Budget, Halt, Stop};
 use glob::GlobSink;
 use grep::GrepSink;
 use paths::Workdir;
@@ -34,11 +35,31 @@ pub struct Outcome {
     pub script: String,
     /// How rg ran, when it was started.
     pub raw: Option<RawRun>,
+    /// The first line of `rg --version`, asked only for `--explain`.
+    pub rg_version: Option<String>,
 }
 
-/// Run `request` under `settings`; setting `cancel` stops it.
-pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) -> Outcome {
+/// Run `request` under `settings`, within `--timeout-ms` from now; `stop`
+/// (a signal, a cancellation) ends it early.
+pub fn run(request: &Request, settings: &Settings, stop: &Stop) -> Outcome {
+    let budget = Budget {
+        deadline: Instant::now() + settings.timeout(),
+        stop,
+    };
+    let mut outcome = search(request, settings, budget);
+    if settings.explain {
+        if let Some(rg) = settings.rg.path() {
+            outcome.rg_version = run::version(rg, &settings.workdir, budget);
+        }
+    }
+    outcome
+}
+
+fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome {
     let tool = request.tool();
+    // The script names the resolved rg; the given name stands in when
+    // there is none (it is shown by --explain, never run).
+    let rg = settings.rg.path().unwrap_or(&settings.rg.given);
     let script = match request {
         Request::Glob(r) => {
             // A pattern that starts with literal directories is walked from
@@ -47,14 +68,11 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
                 Some(path) => Some(path.clone()),
                 None => glob::walk_root(&r.pattern, &settings.workdir),
             };
-            command::glob_script(&settings.rg, &r.pattern, root.as_deref())
+            command::glob_script(rg, &r.pattern, root.as_deref())
         }
-        Request::Grep(r) => command::grep_script(
-            &settings.rg,
-            &r.pattern,
-            r.include.as_deref(),
-            r.path.as_deref(),
-        ),
+        Request::Grep(r) => {
+            command::grep_script(rg, &r.pattern, r.include.as_deref(), r.path.as_deref())
+        }
     };
     // Requests reject NUL already; the rg path comes from the operator.
     let Ok(script) = script else {
@@ -65,22 +83,31 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
             }),
             script: String::new(),
             raw: None,
+            rg_version: None,
         };
     };
-    if let Err(e) = check_workdir(tool, settings) {
+    let ready = match &settings.rg.resolved {
+        Err(problem) => Err(SearchError::RgMissing {
+            tool,
+            given: settings.rg.given.clone(),
+            problem: problem.clone(),
+        }),
+        Ok(_) => check_workdir(tool, settings),
+    };
+    if let Err(e) = ready {
         return Outcome {
             result: Err(e),
             script,
             raw: None,
+            rg_version: None,
         };
     }
     let workdir = Workdir::new(&settings.workdir);
     let spec = Spec {
         script: &script,
         workdir: &settings.workdir,
-        timeout: settings.timeout(),
+        budget,
         stdout_cap: settings.limits.raw_output_max_bytes,
-        cancel,
     };
     let (raw, result) = match request {
         Request::Glob(_) => {
@@ -90,9 +117,11 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
                 Ok(raw) => {
                     let listed = glob::lists_a_path(&sink.bytes, &workdir);
                     // Ordering stats every path: only for a result that stands.
-                    let result = classify(tool, settings, &raw, listed, None).map(|v| {
-                        let items = glob::ordered_paths(sink.bytes, &workdir, settings.glob_sort);
-                        report(tool, Items::Glob(items), v, settings)
+                    let result = classify(tool, settings, &raw, listed, None).and_then(|v| {
+                        let items =
+                            glob::ordered_paths(sink.bytes, &workdir, settings.glob_sort, budget)
+                                .map_err(|halt| halted(tool, halt, settings))?;
+                        Ok(report(tool, Items::Glob(items), v, settings))
                     });
                     (Some(raw), result)
                 }
@@ -122,6 +151,7 @@ pub fn run(request: &Request, settings: &Settings, cancel: Option<&AtomicBool>) 
         result,
         script,
         raw,
+        rg_version: None,
     }
 }
 
@@ -189,19 +219,7 @@ fn classify(
     malformed: Option<&str>,
 ) -> Result<Verdict, SearchError> {
     let status = match raw.end {
-        End::Interrupted(signal) => {
-            return Err(SearchError::Interrupted {
-                tool,
-                signal: signals::name(signal),
-            });
-        }
-        End::Cancelled => return Err(SearchError::Cancelled { tool }),
-        End::TimedOut => {
-            return Err(SearchError::TimedOut {
-                tool,
-                ms: settings.timeout_ms,
-            });
-        }
+        End::Halted(halt) => return Err(halted(tool, halt, settings)),
         End::Overflow => {
             return Err(SearchError::RawOutputOverflow {
                 tool,
@@ -249,12 +267,12 @@ fn classify(
         }),
         127 => Err(SearchError::RgNotFound {
             tool,
-            rg: settings.rg.clone(),
+            rg: settings.rg.given.clone(),
             stderr: stderr(),
         }),
         126 => Err(SearchError::RgNotExecutable {
             tool,
-            rg: settings.rg.clone(),
+            rg: settings.rg.given.clone(),
             stderr: stderr(),
         }),
         // A shell that did not `exec` rg reports its death as 128 + signal.
@@ -268,6 +286,21 @@ fn classify(
             status: code,
             stderr: stderr(),
         }),
+    }
+}
+
+/// The error of a search that `halt` stopped.
+fn halted(tool: Tool, halt: Halt, settings: &Settings) -> SearchError {
+    match halt {
+        Halt::TimedOut => SearchError::TimedOut {
+            tool,
+            ms: settings.timeout_ms,
+        },
+        Halt::Signal(signal) => SearchError::Interrupted {
+            tool,
+            signal: stop::signal_name(signal),
+        },
+        Halt::Cancelled => SearchError::Cancelled { tool },
     }
 }
 

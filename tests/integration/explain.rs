@@ -21,9 +21,10 @@ fn explained(t: &TestDir, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The pinned rg as the command line quotes it.
+/// The pinned rg as the command line quotes it: resolved to its absolute
+/// path before anything runs in the workdir.
 fn quoted_rg() -> String {
-    format!("'{}'", crate::harness::real_rg())
+    format!("'{}'", crate::harness::real_rg_path())
 }
 
 fn assert_has(explain: &str, needles: &[&str]) {

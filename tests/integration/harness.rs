@@ -34,6 +34,27 @@ pub fn real_rg() -> &'static str {
     })
 }
 
+/// The absolute path dsh-search resolves the pinned rg to (SPEC §2): the
+/// value itself when it holds a `/`, else the first absolute PATH
+/// directory that has it.
+pub fn real_rg_path() -> String {
+    let rg = real_rg();
+    if rg.contains('/') {
+        return std::path::absolute(rg)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(rg))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| panic!("{rg} is not on PATH"))
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// A temp directory with a `.git` dir, so ignore rules apply as in a repo.
 pub struct TestDir {
     dir: TempDir,

@@ -459,20 +459,7 @@ fn search_failed() {
     let t = glob_tree();
     let r = run(&t, &["--rg", "/nonexistent/rg", "grep", "x"]);
     assert_eq!(r.code, 4);
-    let message = r.json["error"]["message"].as_str().unwrap();
-    // The middle is sh's own "not found" line.
-    assert!(
-        message.starts_with(
-            "grep requires ripgrep (rg) on PATH, but `/nonexistent/rg` could not be run (exit 127: "
-        ),
-        "{message}"
-    );
-    assert!(
-        message.ends_with(
-            "). Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable."
-        ),
-        "{message}"
-    );
+    let message = "grep requires ripgrep (rg), but /nonexistent/rg does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.";
     assert_eq!(
         r.json,
         error_envelope("grep", "SearchError", "SEARCH_FAILED", message)

@@ -447,7 +447,7 @@ fn read_pid(path: &Path) -> String {
 /// The process group the fake rg runs in (dsh-search gives each search
 /// its own). Should the test fail before the server killed it, the group is
 /// killed here rather than left to sleep on.
-struct Survivors(Option<nix::unistd::Pid>);
+struct Survivors(Option<rustix::process::Pid>);
 
 impl Survivors {
     fn group_of(pid: &str) -> Self {
@@ -458,8 +458,8 @@ impl Survivors {
                 // After the command name: state, ppid, pgrp.
                 rest.split_whitespace().nth(2)?.parse().ok()
             })
-            .map(nix::unistd::Pid::from_raw)
-            .filter(|&group| group != nix::unistd::getpgrp());
+            .and_then(rustix::process::Pid::from_raw)
+            .filter(|&group| group != rustix::process::getpgrp());
         Self(group)
     }
 }
@@ -468,7 +468,7 @@ impl Drop for Survivors {
     fn drop(&mut self) {
         if let Some(group) = self.0 {
             // ESRCH when the server already killed it, as it should have.
-            let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
         }
     }
 }

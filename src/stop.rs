@@ -1,0 +1,140 @@
+//! The one stop channel: why a search should end before rg does.
+//!
+//! Two things stop a search early: a signal to dsh-search (the handlers in
+//! `signals` write its number here) and a front-end's cancellation (an MCP
+//! client's `notifications/cancelled`). Both land in one [`Stop`], which the
+//! runner and glob's stat-and-sort phase read through a [`Budget`], together
+//! with the call's deadline. Nothing here is global: `main` makes the value
+//! and hands it down, so a test or a second server can have its own.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Why a search stopped before it was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halt {
+    /// The call's deadline (`--timeout-ms`) passed.
+    TimedOut,
+    /// dsh-search received this signal.
+    Signal(i32),
+    /// The front-end's caller cancelled the call.
+    Cancelled,
+}
+
+/// Signals and cancellation, as the runner sees them.
+#[derive(Debug, Default)]
+pub struct Stop {
+    /// The last signal received (0: none). Written by signal handlers,
+    /// which may only store into an atomic.
+    signal: Arc<AtomicUsize>,
+    cancelled: AtomicBool,
+}
+
+impl Stop {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The slot signal handlers store the signal number in.
+    pub fn signal_slot(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.signal)
+    }
+
+    /// The signal received, if any (it stays set: a signalled process is
+    /// on its way out).
+    pub fn signal(&self) -> Option<i32> {
+        match self.signal.load(Ordering::SeqCst) {
+            0 => None,
+            n => i32::try_from(n).ok(),
+        }
+    }
+
+    /// Cancel the call in progress (or the next one to start).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+    }
+
+    /// Forget a cancellation; `true` if there was one.
+    pub fn clear_cancel(&self) -> bool {
+        self.cancelled.swap(false, Ordering::SeqCst)
+    }
+
+    /// Why to stop now, if at all. A signal outranks a cancellation.
+    pub fn halt(&self) -> Option<Halt> {
+        if let Some(signal) = self.signal() {
+            return Some(Halt::Signal(signal));
+        }
+        self.cancelled
+            .load(Ordering::SeqCst)
+            .then_some(Halt::Cancelled)
+    }
+}
+
+/// What one call may still spend: its deadline, and the stop channel.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget<'a> {
+    pub deadline: Instant,
+    pub stop: &'a Stop,
+}
+
+impl Budget<'_> {
+    /// `Err` once the call should stop: a signal or a cancellation first,
+    /// then the deadline.
+    pub fn check(&self) -> Result<(), Halt> {
+        if let Some(halt) = self.stop.halt() {
+            return Err(halt);
+        }
+        if Instant::now() >= self.deadline {
+            return Err(Halt::TimedOut);
+        }
+        Ok(())
+    }
+}
+
+/// The conventional name of a signal dsh-search handles.
+pub fn signal_name(signal: i32) -> &'static str {
+    use signal_hook::consts::signal::{
+        SIGALRM, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
+    };
+    match signal {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        SIGQUIT => "SIGQUIT",
+        SIGUSR1 => "SIGUSR1",
+        SIGUSR2 => "SIGUSR2",
+        SIGALRM => "SIGALRM",
+        SIGVTALRM => "SIGVTALRM",
+        SIGPROF => "SIGPROF",
+        SIGXCPU => "SIGXCPU",
+        _ => "a signal",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn signal_outranks_cancel_and_deadline() {
+        let stop = Stop::new();
+        let later = Budget {
+            deadline: Instant::now() + Duration::from_secs(60),
+            stop: &stop,
+        };
+        assert_eq!(later.check(), Ok(()));
+        stop.cancel();
+        assert_eq!(later.check(), Err(Halt::Cancelled));
+        stop.signal_slot().store(15, Ordering::SeqCst);
+        assert_eq!(later.check(), Err(Halt::Signal(15)));
+        assert!(stop.clear_cancel());
+        assert!(!stop.clear_cancel());
+        let past = Budget {
+            deadline: Instant::now(),
+            stop: &Stop::new(),
+        };
+        assert_eq!(past.check(), Err(Halt::TimedOut));
+    }
+}
