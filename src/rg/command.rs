@@ -1,5 +1,11 @@
 //! The exact rg command lines of SPEC §2, assembled into the one `sh -c`
 //! string. Pure: builds text, runs nothing.
+//!
+//! The string starts with `exec`, so sh becomes rg instead of forking it
+//! (dash, for one, forks even a lone command): one process less per call,
+//! rg leads its own process group, its exit status and any signal that
+//! killed it come back unchanged, and the parent-death signal the runner
+//! sets lands on rg itself.
 
 use super::quote::{NulByte, quote};
 
@@ -9,6 +15,7 @@ pub const VCS_DIRS: [&str; 6] = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
 /// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS excludes.
 pub fn glob_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String, NulByte> {
     let mut words = vec![
+        "exec".to_owned(),
         quote(rg)?,
         "--no-config".to_owned(),
         "--files".to_owned(),
@@ -33,6 +40,7 @@ pub fn grep_script(
     path: Option<&str>,
 ) -> Result<String, NulByte> {
     let mut words = vec![
+        "exec".to_owned(),
         quote(rg)?,
         "--no-config".to_owned(),
         "--json".to_owned(),
@@ -61,7 +69,7 @@ mod tests {
     fn glob_line() {
         assert_eq!(
             glob_script("rg", "**/*.rs", Some("-src")).unwrap(),
-            "'rg' --no-config --files --null --glob='**/*.rs' --no-ignore --hidden \
+            "exec 'rg' --no-config --files --null --glob='**/*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
              --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' -- '-src'"
@@ -72,11 +80,11 @@ mod tests {
     fn grep_line() {
         assert_eq!(
             grep_script("/opt/rg", "-e it's", Some("*.{ts,tsx}"), None).unwrap(),
-            r"'/opt/rg' --no-config --json --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
+            r"exec '/opt/rg' --no-config --json --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
         );
         assert_eq!(
             grep_script("rg", "x", None, Some("a b")).unwrap(),
-            "'rg' --no-config --json --regexp='x' -- 'a b'"
+            "exec 'rg' --no-config --json --regexp='x' -- 'a b'"
         );
         assert_eq!(grep_script("rg", "x\0", None, None), Err(NulByte));
     }

@@ -598,7 +598,7 @@ fn grow_pipe(_fd: &OwnedFd) -> bool {
     false
 }
 
-/// Linux and FreeBSD: sh (and so rg, which sh execs) gets SIGKILL when the
+/// Linux and FreeBSD: sh (and so rg, which the script `exec`s) gets SIGKILL when the
 /// thread that started it dies, so not even `kill -9` of dsh-search leaves
 /// rg running. `run` waits for sh before it returns, so that thread always
 /// outlives sh.
@@ -636,7 +636,7 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
             self.0.extend_from_slice(bytes);
         }
     }
-    let script = format!("{} --version", super::quote::quote(rg).ok()?);
+    let script = format!("exec {} --version", super::quote::quote(rg).ok()?);
     let mut out = Collect(Vec::new());
     let spec = Spec {
         script: &script,

@@ -74,7 +74,10 @@ pub fn ordered_paths(
 ) -> Result<PathList, Halt> {
     let mut entries = Vec::with_capacity(memchr::memchr_iter(0, &listing).count() + 1);
     let mut start = 0;
-    for piece in listing.split(|&b| b == 0) {
+    for (i, piece) in listing.split(|&b| b == 0).enumerate() {
+        if i % STAT_BLOCK == 0 {
+            budget.check()?;
+        }
         let end = start + piece.len();
         if let (false, false, Ok(raw_len)) = (
             piece.is_empty(),

@@ -58,7 +58,9 @@ fn sort_part<T>(
 }
 
 /// Partition `v` around a median-of-three pivot; returns the pivot's final
-/// index: everything before it is less, everything after is not less.
+/// index: everything before it is not greater, everything after is not
+/// less. Both scans stop at elements equal to the pivot, so a run of equal
+/// elements is split down the middle instead of peeled one at a time.
 fn partition<T>(v: &mut [T], cmp: &mut impl FnMut(&T, &T) -> Ordering) -> usize {
     let last = v.len() - 1;
     let mid = v.len() / 2;
@@ -75,21 +77,23 @@ fn partition<T>(v: &mut [T], cmp: &mut impl FnMut(&T, &T) -> Ordering) -> usize 
     v.swap(0, mid);
     let (pivot, rest) = v.split_at_mut(1);
     let pivot = &pivot[0];
+    // rest[..l] is not greater than the pivot, rest[r..] not less.
     let (mut l, mut r) = (0, rest.len());
     loop {
         while l < r && cmp(&rest[l], pivot) == Ordering::Less {
             l += 1;
         }
-        while l < r && cmp(&rest[r - 1], pivot) != Ordering::Less {
+        while l < r && cmp(&rest[r - 1], pivot) == Ordering::Greater {
             r -= 1;
         }
         if l >= r {
             break;
         }
-        rest.swap(l, r - 1);
-        l += 1;
         r -= 1;
+        rest.swap(l, r);
+        l += 1;
     }
+    // v[l] (rest[l - 1]) is not greater than the pivot: swap the pivot there.
     v.swap(0, l);
     l
 }

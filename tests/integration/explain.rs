@@ -44,7 +44,10 @@ fn a_successful_grep() {
     assert_has(
         &e,
         &[
-            &format!("sh -c:    {} --no-config --json --regexp='fn'", quoted_rg()),
+            &format!(
+                "sh -c:    exec {} --no-config --json --regexp='fn'",
+                quoted_rg()
+            ),
             &format!("workdir:  {}", t.root()),
             "ripgrep ",
             "ended:    rg exited with status 0",
@@ -67,7 +70,7 @@ fn an_empty_glob() {
         &e,
         &[
             &format!(
-                "{} --no-config --files --null --glob='*.nothing' --no-ignore --hidden",
+                "exec {} --no-config --files --null --glob='*.nothing' --no-ignore --hidden",
                 quoted_rg()
             ),
             "ended:    rg exited with status 1",

@@ -7,15 +7,12 @@
 //! gone (absent, or a zombie awaiting reaping by PID 1): the runner must kill
 //! rg's whole process group. Every wait is a bounded poll, never a guess.
 
-use std::fmt::Write as _;
 use std::fs;
-use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Child, Command as StdCommand, Output, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::process::Output;
 
 use crate::harness::{TestDir, assert_out, stdout};
+use crate::procs::{Sleepers, interrupt};
 
 /// The advice after a pattern error (error.rs), per tool.
 const GREP_ADVICE: &str = "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally; the include glob must be valid too) and retry.";
@@ -23,10 +20,6 @@ const GLOB_ADVICE: &str =
     "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry.";
 /// The end of every malformed-output message.
 const MALFORMED_TAIL: &str = "). Check that --rg names ripgrep 13 or newer.\n";
-/// How long a grandchild may take to disappear after dsh-search exits.
-const GONE_WITHIN: Duration = Duration::from_secs(2);
-/// Upper bound for conditions a test waits for (markers, exits).
-const WAIT_LIMIT: Duration = Duration::from_secs(20);
 /// rg's message when a permission error hides a path.
 const DENIED: &str = "rg: ./secret: Permission denied (os error 13)";
 
@@ -77,20 +70,6 @@ fn match_record(path: &str, line_number: u64, line: &str) -> String {
     .to_string()
 }
 
-/// Poll `done` every 10 ms until it holds or `limit` passes.
-fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    loop {
-        if done() {
-            return true;
-        }
-        if start.elapsed() >= limit {
-            return false;
-        }
-        thread::sleep(Duration::from_millis(10));
-    }
-}
-
 /// A PATH whose first directory holds an `sh` that only leaves a marker:
 /// dsh-search must run `/bin/sh`, never an `sh` found on PATH.
 fn path_with_planted_sh(t: &TestDir) -> (String, PathBuf) {
@@ -99,148 +78,6 @@ fn path_with_planted_sh(t: &TestDir) -> (String, PathBuf) {
     t.fake_rg("shim/sh", &format!(": > '{}'\nexit 99", marker.display()));
     let path = std::env::var("PATH").unwrap_or_default();
     (format!("{}:{path}", shim.display()), marker)
-}
-
-/// Background `sleep N` processes a fake rg starts, each writing its pid to
-/// a file. Every long-lived process a fake rg starts is one of these, so a
-/// failed test can clean up after itself: see [`Tracked`].
-struct Sleepers {
-    list: Vec<(PathBuf, u32)>,
-}
-
-impl Sleepers {
-    /// One sleeper per entry of `seconds` (distinct numbers make each
-    /// process recognisable by its command line).
-    fn new(t: &TestDir, seconds: &[u32]) -> Self {
-        Self {
-            list: seconds
-                .iter()
-                .map(|&n| (t.path().join(format!("sleep-{n}.pid")), n))
-                .collect(),
-        }
-    }
-
-    /// Shell lines that start the sleepers in the background.
-    fn script(&self, redirect: &str) -> String {
-        let mut script = String::new();
-        for (file, n) in &self.list {
-            let _ = writeln!(
-                script,
-                "sleep {n}{redirect} & echo $! > '{}'",
-                file.display()
-            );
-        }
-        script
-    }
-
-    /// Look the sleepers up by their pid files. Call it right after the run,
-    /// before any assertion, so a failed assertion still cleans up.
-    fn track(&self) -> Tracked {
-        let mut tracked = Tracked {
-            found: Vec::new(),
-            missing: Vec::new(),
-        };
-        for (file, n) in &self.list {
-            let pid = fs::read_to_string(file)
-                .ok()
-                .and_then(|text| text.trim().parse().ok());
-            match pid {
-                Some(pid) => tracked.found.push(Grandchild {
-                    pid,
-                    cmdline: format!("sleep\0{n}\0").into_bytes(),
-                }),
-                None => tracked.missing.push(file.clone()),
-            }
-        }
-        tracked
-    }
-}
-
-/// The sleepers found after a run.
-struct Tracked {
-    found: Vec<Grandchild>,
-    /// Pid files that were never written (complete once written: the fake rg
-    /// writes each before it can be killed).
-    missing: Vec<PathBuf>,
-}
-
-impl Tracked {
-    /// Every sleeper was started, and each is gone within [`GONE_WITHIN`].
-    #[track_caller]
-    fn assert_gone(&self) {
-        assert!(
-            self.missing.is_empty(),
-            "the fake rg wrote no pid to {:?}",
-            self.missing
-        );
-        for g in &self.found {
-            assert!(
-                poll(GONE_WITHIN, || !g.alive()),
-                "`sleep` (pid {}) started by the fake rg outlived dsh-search",
-                g.pid
-            );
-        }
-    }
-}
-
-/// One sleeper. On drop it is killed, by its pid, if it is still that sleep,
-/// so a failed test leaves nothing behind.
-struct Grandchild {
-    pid: i32,
-    cmdline: Vec<u8>,
-}
-
-impl Grandchild {
-    /// Alive and still our sleep: not gone, not a zombie (one awaiting
-    /// reaping by PID 1 counts as gone), not a reused pid.
-    fn alive(&self) -> bool {
-        let proc_dir = PathBuf::from(format!("/proc/{}", self.pid));
-        let Ok(stat) = fs::read_to_string(proc_dir.join("stat")) else {
-            return false;
-        };
-        // The state follows the parenthesised command name.
-        let state = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .unwrap_or("");
-        if state == "Z" || state == "X" {
-            return false;
-        }
-        fs::read(proc_dir.join("cmdline")).is_ok_and(|c| c == self.cmdline)
-    }
-}
-
-impl Drop for Grandchild {
-    fn drop(&mut self) {
-        if self.alive() {
-            let _ = StdCommand::new("kill")
-                .args(["-KILL", &self.pid.to_string()])
-                .status();
-        }
-    }
-}
-
-/// Wait for `child` at most `limit`; kill it (by its own pid) and panic if it
-/// is still running then. Returns its exit code and stdout.
-fn wait_bounded(mut child: Child, limit: Duration) -> (Option<i32>, String) {
-    let mut status = None;
-    poll(limit, || {
-        status = child.try_wait().expect("try_wait");
-        status.is_some()
-    });
-    let Some(status) = status else {
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("dsh-search did not exit within {limit:?}");
-    };
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .expect("stdout is piped")
-        .read_to_string(&mut out)
-        .expect("stdout is UTF-8");
-    (status.code(), out)
 }
 
 // --------------------------------------------------- pattern errors (exit 3)
@@ -856,55 +693,11 @@ fn grandchild_holding_stdout_open_does_not_hold_the_search() {
 
 // ------------------------------------------------- signals to dsh-search
 
-/// Start dsh-search (clean environment, as in the harness) on a fake rg that
-/// starts a background sleep and a foreground one (`wait`), writes a
-/// "started" marker, and waits; send `signal` once the marker exists; return
-/// exit code and stdout once every sleeper is checked gone.
-fn interrupt(signal: &str, fake_body_prefix: &str, seconds: u32) -> (Option<i32>, String) {
-    let t = TestDir::new();
-    let marker = t.path().join("started");
-    let sleepers = Sleepers::new(&t, &[seconds, 300]);
-    let rg = fake(
-        &t,
-        &format!(
-            "{fake_body_prefix}{}: > '{}'\nwait",
-            sleepers.script(""),
-            marker.display()
-        ),
-    );
-    let path = std::env::var("PATH").unwrap_or_default();
-    let mut cmd = StdCommand::new(assert_cmd::cargo::cargo_bin("dsh-search"));
-    cmd.env_clear()
-        .env("PATH", path)
-        .env("HOME", t.path())
-        .current_dir(t.path())
-        .args(["--rg", &rg, "grep", "x"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    let mut child = cmd.spawn().expect("dsh-search starts");
-    let pid = child.id().to_string();
-    if !poll(WAIT_LIMIT, || marker.exists()) {
-        let _ = child.kill();
-        let _ = child.wait();
-        drop(sleepers.track());
-        panic!("the fake rg never wrote its marker within {WAIT_LIMIT:?}");
-    }
-    let tracked = sleepers.track();
-    let sent = StdCommand::new("kill")
-        .args([&format!("-{signal}"), &pid])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success(), "kill -{signal} {pid} failed");
-    let result = wait_bounded(child, WAIT_LIMIT);
-    tracked.assert_gone();
-    result
-}
-
 #[test]
 fn sigterm_sigint_sighup_stop_the_search() {
     for (signal, seconds) in [("TERM", 311), ("INT", 312), ("HUP", 313)] {
-        let (code, out) = interrupt(signal, "", seconds);
+        let (status, out) = interrupt(signal, "", seconds);
+        let code = status.code();
         assert_eq!(
             (code, out.as_str()),
             (
@@ -935,7 +728,8 @@ fn a_sh_planted_on_path_is_not_used() {
 /// rg closed stdout and stderr but still runs: a signal still stops it.
 #[test]
 fn sigterm_after_rg_closed_its_pipes_stops_the_search() {
-    let (code, out) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314);
+    let (status, out) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314);
+    let code = status.code();
     assert_eq!(
         (code, out.as_str()),
         (

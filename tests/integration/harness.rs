@@ -110,9 +110,18 @@ impl TestDir {
     }
 
     /// The binary, run in this directory, with a clean environment and the
-    /// pinned real rg.
+    /// pinned real rg; every run is killed after [`TEST_TIMEOUT`].
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("dsh-search").unwrap();
+        let mut cmd = Command::from_std(self.cmd_std());
+        cmd.timeout(TEST_TIMEOUT);
+        cmd
+    }
+
+    /// The same as a `std::process::Command`, for tests that spawn the
+    /// binary and signal it or talk to it over pipes: `DSH_SEARCH_*`,
+    /// `RIPGREP_CONFIG_PATH` removed, HOME and `XDG_CONFIG_HOME` empty.
+    pub fn cmd_std(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("dsh-search"));
         cmd.current_dir(self.path());
         for (key, _) in std::env::vars_os() {
             let key = key.to_string_lossy().into_owned();
@@ -123,8 +132,7 @@ impl TestDir {
         cmd.env_remove("RIPGREP_CONFIG_PATH")
             .env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path())
-            .env("DSH_SEARCH_RG", real_rg())
-            .timeout(TEST_TIMEOUT);
+            .env("DSH_SEARCH_RG", real_rg());
         cmd
     }
 

@@ -8,6 +8,8 @@
 mod call;
 // The shared harness: TestDir, the command builder, fake rg scripts.
 mod harness;
+// Watching processes: bounded polls, sleepers a fake rg starts, bounded waits.
+mod procs;
 // `mcp`: the MCP server over real pipes, every reply asserted.
 mod mcp;
 // `schema`: the tool definitions, pinned by a golden file.
@@ -26,6 +28,9 @@ mod grep;
 mod arguments;
 // Fault injection: fake rg scripts, signals, timeouts, orphans, malformed output.
 mod faults;
+// Bounds whatever the children do: strays outside the group, glob's stat
+// phase, fatal signals, SIGKILL, an rg planted in the tree.
+mod bounds;
 // The spill store: saved complete results, names, modes, refusals.
 mod spill;
 // --format json: one object per outcome, key order, text-mode parity.
