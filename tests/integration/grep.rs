@@ -765,3 +765,47 @@ fn limits_come_from_the_environment_and_flags_win() {
         .unwrap();
     assert_out(&out, 0, "a.txt\nb.txt\nc.txt\n");
 }
+
+#[test]
+fn a_large_output_is_parsed_whole_and_in_order() {
+    // About 10 MB of `--json`: parsed inline at first, then on the parser
+    // thread, and what that thread has not reached when rg exits is handed
+    // back; the complete result (the spill file) must hold every match.
+    let t = TestDir::new();
+    let mut complete = String::from("Found 60000 matches");
+    for f in 0..40 {
+        let name = format!("f{f:02}.txt");
+        let mut body = String::new();
+        let _ = write!(complete, "\n\n{name}");
+        for n in 1..=1500 {
+            let _ = writeln!(body, "needle {f} {n} {}", "x".repeat(40));
+            let _ = write!(complete, "\nLine {n}: needle {f} {n} {}", "x".repeat(40));
+        }
+        t.write(&name, body);
+    }
+    let spill = t.path().join("spill");
+    let spill_arg = spill.to_string_lossy().into_owned();
+    let out = t.run(&[
+        "--spill-dir",
+        &spill_arg,
+        "--grep-max-matches",
+        "1",
+        "grep",
+        "needle",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("Found 1 of 60000 matches\n\nf00.txt\nLine 1: needle 0 1 "),
+        "{text}"
+    );
+    let saved: Vec<_> = fs::read_dir(&spill)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(saved.len(), 1);
+    assert!(
+        fs::read_to_string(&saved[0]).unwrap() == complete,
+        "the spill file differs from the complete result"
+    );
+}
