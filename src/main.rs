@@ -35,14 +35,17 @@ fn main() -> ExitCode {
         Err(Rejected::Usage(message)) => return usage_error(&message, &args),
     };
     let stop = Arc::new(Stop::new());
-    signals::install(&stop);
     let settings = cli.global.settings();
     match cli.command.action() {
         Action::Tool(tool, input) => {
+            // `call` reads its arguments first, with the default signal
+            // actions: a Ctrl-C while stdin stays open ends the process,
+            // and no search has started that could outlive it.
             let request = match input {
                 Input::Argv(request) => request,
                 Input::Json(given) => call::read(given).and_then(|text| call::parse(tool, &text)),
             };
+            signals::install(&stop);
             let response = tool::call(tool, request, &settings, &stop);
             // A signal that would have killed dsh-search does so now that
             // the search (and its process group) is gone.
@@ -58,7 +61,10 @@ fn main() -> ExitCode {
             print(&format!("{document:#}\n"));
             ExitCode::SUCCESS
         }
-        Action::Mcp => ExitCode::from(mcp::serve(&settings, &stop)),
+        Action::Mcp => {
+            signals::install(&stop);
+            ExitCode::from(mcp::serve(&settings, &stop))
+        }
         Action::Generate(dir) => match generate::write_all(&cli::command(), &dir) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
