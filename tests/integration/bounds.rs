@@ -411,3 +411,27 @@ fn path_lookup_skips_empty_and_relative_entries() {
         "{explain}"
     );
 }
+
+#[test]
+fn a_signal_while_call_waits_for_its_arguments_ends_it() {
+    // stdin stays open and empty: `call` is still reading its arguments,
+    // no search has started, and SIGTERM keeps its default action.
+    let t = TestDir::new();
+    let mut child = t
+        .cmd_std()
+        .args(["call", "grep", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = child.stdin.take();
+    std::thread::sleep(Duration::from_millis(100));
+    let sent = StdCommand::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let (status, out) = wait_bounded(child, WAIT_LIMIT);
+    drop(input);
+    assert!(sent.success());
+    assert_eq!((status.signal(), out.as_str()), (Some(15), ""));
+}
