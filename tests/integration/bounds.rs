@@ -424,8 +424,9 @@ fn a_signal_while_call_waits_for_its_arguments_ends_it() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    // Whenever it lands (before main, or in the read), the default action
+    // ends the process.
     let input = child.stdin.take();
-    std::thread::sleep(Duration::from_millis(100));
     let sent = StdCommand::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
