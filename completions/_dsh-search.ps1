@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -61,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -80,6 +82,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -98,6 +101,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -116,6 +120,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -134,6 +139,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -153,6 +159,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

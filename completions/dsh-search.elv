@@ -31,6 +31,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -57,6 +58,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -75,6 +77,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -92,6 +95,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -109,6 +113,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -126,6 +131,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -144,6 +150,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
+            cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

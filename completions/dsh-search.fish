@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_dsh_search_global_optspecs
-    string join \n C/cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain glob-sort= h/help V/version
+    string join \n C/cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain mcp-structured glob-sort= h/help V/version
 end
 
 function __fish_dsh_search_needs_command
@@ -39,6 +39,7 @@ complete -c dsh-search -n "__fish_dsh_search_needs_command" -l glob-sort -d 'Ord
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_needs_command" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -s V -l version -d 'Print version'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "glob" -d 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)'
@@ -63,6 +64,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l glob-sort
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l include -d 'Search only files matching ONE glob, such as \'*.rs\' or \'*.{ts,tsx}\'' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
@@ -80,6 +82,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l glob-sort
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l glob-max-results -d 'Paths one glob shows inline' -r
@@ -96,6 +99,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l glob-sort
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l glob-max-results -d 'Paths one glob shows inline' -r
@@ -112,6 +116,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l glob-so
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l glob-max-results -d 'Paths one glob shows inline' -r
@@ -128,6 +133,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l glob-sort 
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l out-dir -d 'Directory that receives man/ and completions/' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
@@ -145,6 +151,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l glob-
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "glob" -d 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "grep" -d 'List lines matching a regex, grouped by file (ignore files and hidden-file rules apply, as in rg)'

@@ -1,7 +1,9 @@
 //! Tool arguments as the JSON object a model produced (`call` and MCP's
-//! `tools/call`). Strict: unknown fields, wrong types and a missing
-//! `pattern` are argument errors that name the field. The rules of SPEC §3
-//! are then applied by `request`, exactly as for argv.
+//! `tools/call`). Wrong types and a missing `pattern` are argument errors
+//! that name the field. Unknown fields are ignored and reported (SPEC §8):
+//! agent clients add their own (Gemini CLI adds `wait_for_previous` to every
+//! MCP tool), as the seed's harness allows. The rules of SPEC §3 are then
+//! applied by `request`, exactly as for argv.
 
 use serde_json::{Map, Value};
 
@@ -21,38 +23,62 @@ pub fn read(given: Option<String>) -> Result<String, ArgumentError> {
     }
 }
 
-/// Parse `text` as the arguments of `tool`.
-pub fn parse(tool: Tool, text: &str) -> Result<Request, ArgumentError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        ArgumentError::new(
-            "arguments",
-            format!("{tool} arguments are not valid JSON ({e}); pass an object such as {{\"pattern\": \"...\"}}"),
-        )
-    })?;
-    request(tool, &value)
+/// A call's arguments: the request (or what is wrong with them), and the
+/// fields that were ignored because the tool has no such argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arguments {
+    pub request: Result<Request, ArgumentError>,
+    /// Unknown field names, in the order given.
+    pub ignored: Vec<String>,
 }
 
-/// Build the request of `tool` from a JSON value.
-pub fn request(tool: Tool, value: &Value) -> Result<Request, ArgumentError> {
+impl Arguments {
+    /// Arguments with nothing ignored (argv, or JSON that is no object).
+    pub fn from(request: Result<Request, ArgumentError>) -> Self {
+        Self {
+            request,
+            ignored: Vec::new(),
+        }
+    }
+}
+
+/// Parse `text` as the arguments of `tool`.
+pub fn parse(tool: Tool, text: &str) -> Arguments {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => arguments(tool, &value),
+        Err(e) => Arguments::from(Err(ArgumentError::new(
+            "arguments",
+            format!(
+                "{tool} arguments are not valid JSON ({e}); pass an object such as {{\"pattern\": \"...\"}}"
+            ),
+        ))),
+    }
+}
+
+/// The arguments of `tool` from a JSON value.
+pub fn arguments(tool: Tool, value: &Value) -> Arguments {
     let Value::Object(map) = value else {
-        return Err(ArgumentError::new(
+        return Arguments::from(Err(ArgumentError::new(
             "arguments",
             format!("{tool} arguments must be a JSON object such as {{\"pattern\": \"...\"}}"),
-        ));
+        )));
     };
     let allowed: &[&'static str] = match tool {
         Tool::Glob => &["pattern", "path"],
         Tool::Grep => &["pattern", "path", "include"],
     };
-    if let Some(unknown) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(ArgumentError::new(
-            "arguments",
-            format!(
-                "{tool} has no argument `{unknown}`; it takes {}",
-                allowed.join(", ")
-            ),
-        ));
+    Arguments {
+        request: request(tool, map),
+        ignored: map
+            .keys()
+            .filter(|k| !allowed.contains(&k.as_str()))
+            .cloned()
+            .collect(),
     }
+}
+
+/// The request of `tool` from its arguments object.
+fn request(tool: Tool, map: &Map<String, Value>) -> Result<Request, ArgumentError> {
     let pattern = string(tool, map, "pattern")?.ok_or_else(|| {
         ArgumentError::new(
             "pattern",
@@ -105,11 +131,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn strict_arguments_name_the_field() {
+    fn unknown_fields_are_ignored_and_named() {
+        let args = parse(
+            Tool::Glob,
+            r#"{"wait_for_previous":true,"pattern":"*","include":"x"}"#,
+        );
+        assert_eq!(
+            args.request,
+            Ok(Request::Glob(GlobRequest {
+                pattern: "*".into(),
+                path: None
+            }))
+        );
+        assert_eq!(args.ignored, ["wait_for_previous", "include"]);
+        let bad = parse(Tool::Grep, r#"{"pattern":7,"extra":1}"#);
+        assert_eq!(bad.request.unwrap_err().field, "pattern");
+        assert_eq!(bad.ignored, ["extra"]);
+    }
+
+    #[test]
+    fn arguments_name_the_field() {
         let ok = parse(
             Tool::Grep,
             r#"{"pattern":"x","path":null,"include":"*.rs"}"#,
         )
+        .request
         .unwrap();
         assert_eq!(
             ok,
@@ -120,12 +166,6 @@ mod tests {
             })
         );
         let cases = [
-            (
-                Tool::Glob,
-                r#"{"pattern":"*","include":"x"}"#,
-                "arguments",
-                "no argument `include`",
-            ),
             (
                 Tool::Grep,
                 r#"{"pattern":1}"#,
@@ -149,7 +189,7 @@ mod tests {
             ),
         ];
         for (tool, text, field, message) in cases {
-            let e = parse(tool, text).unwrap_err();
+            let e = parse(tool, text).request.unwrap_err();
             assert_eq!(e.field, field, "{text}");
             assert!(e.message.contains(message), "{text}: {}", e.message);
         }

@@ -192,6 +192,12 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub explain: bool,
 
+    /// MCP: also send each result as structuredContent (the JSON envelope),
+    /// declared by an outputSchema. Off by default: Claude Code and Codex
+    /// show the model structuredContent instead of the text when it is there
+    #[arg(long, env = "DSH_SEARCH_MCP_STRUCTURED", global = true)]
+    pub mcp_structured: bool,
+
     /// Order of glob results; ties are broken by path
     #[arg(
         long,
@@ -324,6 +330,7 @@ impl GlobalArgs {
                 .map(|d| settings::absolute(Some(d))),
             spill_hint: self.spill_hint.clone(),
             explain: self.explain,
+            mcp_structured: self.mcp_structured,
         }
     }
 }
@@ -420,6 +427,15 @@ pub fn tool_named(args: &[OsString]) -> Option<Tool> {
 /// The words before `--`, program name skipped.
 fn options_part(args: &[OsString]) -> impl Iterator<Item = &OsString> {
     args.iter().skip(1).take_while(|w| w.to_str() != Some("--"))
+}
+
+/// The settings every option's default gives, for unit tests.
+#[cfg(test)]
+pub fn test_settings() -> Settings {
+    match Cli::try_parse_from(["dsh-search", "schema"]) {
+        Ok(cli) => cli.global.settings(),
+        Err(e) => panic!("{e}"),
+    }
 }
 
 #[cfg(test)]

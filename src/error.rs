@@ -8,10 +8,32 @@ use std::path::PathBuf;
 use crate::request::Tool;
 use crate::settings::RgMissing;
 
-/// Exit status of a search that found something.
-pub const EXIT_RESULTS: u8 = 0;
-/// Exit status of a search that ran cleanly and found nothing.
-pub const EXIT_EMPTY: u8 = 1;
+/// How the process ends (SPEC §6). The numbers live here and nowhere else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Results, or a command that did what it was asked (exit 0).
+    Success,
+    /// A search that ran cleanly and found nothing (exit 1).
+    Empty,
+    /// A failure of this class (exit 2–6).
+    Failed(ErrorCode),
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Self::Success => 0,
+            Self::Empty => 1,
+            Self::Failed(code) => code.exit_code(),
+        }
+    }
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(exit: Exit) -> Self {
+        Self::from(exit.code())
+    }
+}
 
 /// The failure classes of SPEC §6, one per exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +46,14 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    pub const ALL: [Self; 5] = [
+        Self::InvalidArgument,
+        Self::SearchInvalidPattern,
+        Self::SearchFailed,
+        Self::SearchRawOutputOverflow,
+        Self::SearchAborted,
+    ];
+
     /// The JSON `error.code` string.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -288,7 +318,8 @@ mod tests {
             assert_eq!(code.as_str(), name);
             assert_eq!(code.name(), kind);
         }
-        assert_eq!((EXIT_RESULTS, EXIT_EMPTY), (0, 1));
+        assert_eq!((Exit::Success.code(), Exit::Empty.code()), (0, 1));
+        assert_eq!(Exit::Failed(ErrorCode::SearchAborted).code(), 6);
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub struct Facts<'a> {
     pub rg_version: Option<&'a str>,
     pub raw: Option<&'a RawRun>,
     pub result: Result<&'a Report, &'a SearchError>,
-    pub exit: u8,
+    pub exit: crate::error::Exit,
 }
 
 /// The account, one `label: value` per line.
@@ -102,7 +102,7 @@ pub fn render(f: &Facts<'_>) -> String {
             line("error:", e.code().as_str());
         }
     }
-    line("exit:", &f.exit.to_string());
+    line("exit:", &f.exit.code().to_string());
     out
 }
 

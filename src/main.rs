@@ -41,12 +41,15 @@ fn main() -> ExitCode {
             // `call` reads its arguments first, with the default signal
             // actions: a Ctrl-C while stdin stays open ends the process,
             // and no search has started that could outlive it.
-            let request = match input {
-                Input::Argv(request) => request,
-                Input::Json(given) => call::read(given).and_then(|text| call::parse(tool, &text)),
+            let args = match input {
+                Input::Argv(request) => call::Arguments::from(request),
+                Input::Json(given) => match call::read(given) {
+                    Ok(text) => call::parse(tool, &text),
+                    Err(e) => call::Arguments::from(Err(e)),
+                },
             };
             signals::install(&stop);
-            let response = tool::call(tool, request, &settings, &stop);
+            let response = tool::call(tool, args, &settings, &stop);
             // A signal that would have killed dsh-search does so now that
             // the search (and its process group) is gone.
             signals::die_if_fatal(&stop);
@@ -54,7 +57,7 @@ fn main() -> ExitCode {
                 diag::write(explain);
             }
             print(&response.stdout(settings.format));
-            ExitCode::from(response.exit)
+            response.exit.into()
         }
         Action::Schema => {
             let document = schema::document(&settings);
@@ -63,7 +66,7 @@ fn main() -> ExitCode {
         }
         Action::Mcp => {
             signals::install(&stop);
-            ExitCode::from(mcp::serve(&settings, &stop))
+            mcp::serve(&settings, &stop).into()
         }
         Action::Generate(dir) => match generate::write_all(&cli::command(), &dir) {
             Ok(()) => ExitCode::SUCCESS,

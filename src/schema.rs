@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use crate::error::ErrorCode;
 use crate::request::Tool;
 use crate::settings::{GlobSort, Settings};
 
@@ -23,6 +24,108 @@ pub fn guidance(tool: Tool) -> &'static str {
         Tool::Glob => GLOB_GUIDANCE,
         Tool::Grep => GREP_GUIDANCE,
     }
+}
+
+/// A short human-readable name, for clients that show one.
+pub fn title(tool: Tool) -> &'static str {
+    match tool {
+        Tool::Glob => "Find files by glob",
+        Tool::Grep => "Search file contents",
+    }
+}
+
+/// What both tools are, for clients that decide on approval by it: they
+/// only read the workdir, change nothing, give the same answer for the same
+/// tree, and reach nothing outside it. (Codex runs read-only tools without
+/// asking; without this, `codex exec` refuses every call.)
+pub fn annotations() -> Value {
+    json!({
+        "readOnlyHint": true,
+        "destructiveHint": false,
+        "idempotentHint": true,
+        "openWorldHint": false
+    })
+}
+
+/// The JSON Schema of the envelope `--format json` prints (SPEC §7), as a
+/// tool's `outputSchema`: one object for success and failure alike. Fields
+/// may be added later, so other properties are allowed.
+pub fn output_schema(tool: Tool) -> Value {
+    let tool_name = tool.as_str();
+    let preview = json!({
+        "type": "object",
+        "required": ["line_number", "preview", "line_truncated"],
+        "properties": {
+            "line_number": {"type": "integer", "minimum": 1},
+            "preview": {"type": "string"},
+            "line_truncated": {"type": "boolean"}
+        }
+    });
+    let count = json!({"type": "integer", "minimum": 0});
+    let success = json!({
+        "type": "object",
+        "required": ["version", "tool", "ok", "status", "total", "shown", "truncated", "spill", "spill_error", "warnings", "text"],
+        "properties": {
+            "version": {"const": 1},
+            "tool": {"const": tool_name},
+            "ok": {"const": true},
+            "status": {"enum": ["results", "empty"]},
+            "paths": {"type": "array", "items": {"type": "string"}},
+            "files": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["path", "matches"],
+                    "properties": {
+                        "path": {"type": "string"},
+                        "matches": {"type": "array", "items": preview}
+                    }
+                }
+            },
+            "total": count,
+            "shown": count,
+            "truncated": {"type": "boolean"},
+            "total_files": count,
+            "spill": {
+                "anyOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "required": ["locator", "retrieval_hint"],
+                        "properties": {
+                            "locator": {"type": "string"},
+                            "retrieval_hint": {"type": "string"}
+                        }
+                    }
+                ]
+            },
+            "spill_error": {"type": ["string", "null"]},
+            "warnings": {"type": "array", "items": {"type": "string"}},
+            "text": {"type": "string"}
+        }
+    });
+    let failure = json!({
+        "type": "object",
+        "required": ["version", "tool", "ok", "error", "text"],
+        "properties": {
+            "version": {"const": 1},
+            "tool": {"const": tool_name},
+            "ok": {"const": false},
+            "error": {
+                "type": "object",
+                "required": ["name", "code", "message"],
+                "properties": {
+                    "name": {"enum": ["ArgumentError", "SearchError"]},
+                    "code": {"enum": ErrorCode::ALL.map(ErrorCode::as_str)},
+                    "message": {"type": "string"},
+                    "field": {"type": "string"}
+                }
+            },
+            "warnings": {"type": "array", "items": {"type": "string"}},
+            "text": {"type": "string"}
+        }
+    });
+    json!({"type": "object", "anyOf": [success, failure]})
 }
 
 /// The model-facing description, with the caps in force.
@@ -93,8 +196,10 @@ pub fn document(settings: &Settings) -> Value {
         .map(|&tool| {
             json!({
                 "name": tool.as_str(),
+                "title": title(tool),
                 "description": description(tool, settings),
                 "input_schema": input_schema(tool),
+                "annotations": annotations(),
                 "guidance": guidance(tool),
             })
         })

@@ -70,6 +70,9 @@ pub struct Settings {
     pub spill_hint: String,
     /// Write an account of each run to stderr.
     pub explain: bool,
+    /// MCP: also send each result as `structuredContent`, with an
+    /// `outputSchema` on each tool (SPEC §9).
+    pub mcp_structured: bool,
 }
 
 impl Settings {
@@ -139,12 +142,17 @@ impl Rg {
     }
 }
 
+/// The search path when `PATH` is not set at all (some agent clients start
+/// MCP servers with an emptied environment): the one `sh` itself uses.
+const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
 fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
     if name.is_empty() {
         return Err(RgMissing::NotOnPath);
     }
     let mut not_executable = None;
-    for dir in path_var.map(std::env::split_paths).into_iter().flatten() {
+    let path_var = path_var.unwrap_or(OsStr::new(DEFAULT_PATH));
+    for dir in std::env::split_paths(path_var) {
         if !dir.is_absolute() {
             continue;
         }

@@ -2,9 +2,12 @@
 //! spill → the rendered response. argv, `call` and MCP all come through
 //! [`call`], so no rule exists twice.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
-use crate::error::{ArgumentError, EXIT_EMPTY, EXIT_RESULTS, Error};
+use crate::call::Arguments;
+use crate::error::{Error, ErrorCode, Exit};
 use crate::explain;
 use crate::render;
 use crate::request::{Request, Tool};
@@ -20,9 +23,9 @@ pub struct Response {
     pub text: String,
     /// The JSON envelope (its `text` field equals [`Response::text`]).
     pub envelope: Value,
-    pub exit: u8,
-    /// Whether the call failed (an argument or search error).
-    pub is_error: bool,
+    pub exit: Exit,
+    /// The class of failure, when the call failed (an argument or search error).
+    pub failure: Option<ErrorCode>,
     /// The `--explain` account, when asked for and a search ran.
     pub explain: Option<String>,
 }
@@ -40,35 +43,69 @@ impl Response {
         Self {
             text: render::text::error(e),
             envelope: render::json::error(tool, e),
-            exit: e.code().exit_code(),
-            is_error: true,
+            exit: Exit::Failed(e.code()),
+            failure: Some(e.code()),
             explain: None,
         }
     }
 }
 
-/// Run one call of `tool`. `request` is `Err` when its arguments broke a
+/// Run one call of `tool`. Its request is `Err` when the arguments broke a
 /// rule of SPEC §3; `stop` (a signal, a cancellation) ends the search.
-pub fn call(
-    tool: Tool,
-    request: Result<Request, ArgumentError>,
-    settings: &Settings,
-    stop: &Stop,
-) -> Response {
-    let request = match request {
-        Ok(r) => r,
-        Err(e) => return Response::failure(Some(tool), &Error::from(e)),
+/// Ignored arguments are named at the end of whatever the call printed.
+pub fn call(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) -> Response {
+    let mut response = match args.request {
+        Ok(request) => run(tool, &request, settings, stop),
+        Err(e) => Response::failure(Some(tool), &Error::from(e)),
     };
-    let mut outcome = search::run(&request, settings, stop);
+    response.note_ignored(&args.ignored);
+    response
+}
+
+impl Response {
+    /// SPEC §8: one closing text line names the ignored fields, and JSON
+    /// `warnings` names each.
+    fn note_ignored(&mut self, ignored: &[String]) {
+        if ignored.is_empty() {
+            return;
+        }
+        let noun = if ignored.len() == 1 {
+            "argument"
+        } else {
+            "arguments"
+        };
+        let _ = write!(
+            self.text,
+            "\n\n(ignored unknown {noun}: {})",
+            ignored.join(", ")
+        );
+        if let Value::Object(envelope) = &mut self.envelope {
+            envelope.insert("text".to_owned(), Value::String(self.text.clone()));
+            let warnings = envelope
+                .entry("warnings")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(list) = warnings {
+                list.extend(
+                    ignored
+                        .iter()
+                        .map(|name| Value::String(format!("ignored unknown argument: {name}"))),
+                );
+            }
+        }
+    }
+}
+
+fn run(tool: Tool, request: &Request, settings: &Settings, stop: &Stop) -> Response {
+    let mut outcome = search::run(request, settings, stop);
     if let Ok(report) = &mut outcome.result {
         if report.truncated() {
             report.spill = save(report, settings);
         }
     }
     let exit = match &outcome.result {
-        Ok(report) if report.is_empty() => EXIT_EMPTY,
-        Ok(_) => EXIT_RESULTS,
-        Err(e) => e.code().exit_code(),
+        Ok(report) if report.is_empty() => Exit::Empty,
+        Ok(_) => Exit::Success,
+        Err(e) => Exit::Failed(e.code()),
     };
     let explain = settings.explain.then(|| {
         explain::render(&explain::Facts {
@@ -87,7 +124,7 @@ pub fn call(
             text: render::text::report(&report),
             envelope: render::json::report(&report),
             exit,
-            is_error: false,
+            failure: None,
             explain: None,
         },
     };

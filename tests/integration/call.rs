@@ -262,18 +262,6 @@ fn null_for_an_optional_argument_is_the_argument_left_out() {
 const ARGUMENT_ERRORS: &[(&str, &str, &str, &str)] = &[
     (
         "grep",
-        r#"{"pattern":"x","paths":"src"}"#,
-        "arguments",
-        "grep has no argument `paths`; it takes pattern, path, include",
-    ),
-    (
-        "glob",
-        r#"{"pattern":"*","include":"*.rs"}"#,
-        "arguments",
-        "glob has no argument `include`; it takes pattern, path",
-    ),
-    (
-        "grep",
         r#"{"pattern":1}"#,
         "pattern",
         "grep argument `pattern` must be a string, not a number",
@@ -472,4 +460,66 @@ fn rg_stdin_is_dev_null_when_stdin_carried_the_arguments() {
         .output()
         .unwrap();
     assert_out(&out, 1, "No matches found\n");
+}
+
+/// SPEC §8: unknown fields are ignored, named in one closing text line and
+/// in JSON `warnings`; the rest of the call is unchanged.
+#[test]
+fn unknown_fields_are_ignored_and_named() {
+    let t = tree();
+    let out = t
+        .cmd()
+        .args([
+            "call",
+            "grep",
+            r#"{"pattern":"helper","paths":"src","wait_for_previous":true}"#,
+        ])
+        .output()
+        .unwrap();
+    assert_out(
+        &out,
+        0,
+        "Found 1 match\n\nsrc/main.rs\nLine 2: fn helper() {}\n\n(ignored unknown arguments: paths, wait_for_previous)\n",
+    );
+    let out = t
+        .cmd()
+        .args([
+            "--format",
+            "json",
+            "call",
+            "glob",
+            r#"{"pattern":"*.md","include":"*.rs"}"#,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        envelope,
+        json!({
+            "version": 1, "tool": "glob", "ok": true, "status": "results",
+            "paths": ["README.md"], "total": 1, "shown": 1, "truncated": false,
+            "spill": null, "spill_error": null,
+            "warnings": ["ignored unknown argument: include"],
+            "text": "README.md\n\n(ignored unknown argument: include)"
+        })
+    );
+    // A failed call names them too; a wrong type is still an error.
+    let out = t
+        .cmd()
+        .args(["--format", "json", "call", "grep", r#"{"pattern":2,"x":1}"#])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        envelope,
+        json!({
+            "version": 1, "tool": "grep", "ok": false,
+            "error": {"name": "ArgumentError", "code": "INVALID_ARGUMENT",
+                      "message": "grep argument `pattern` must be a string, not a number", "field": "pattern"},
+            "text": "Error: grep argument `pattern` must be a string, not a number\n\n(ignored unknown argument: x)",
+            "warnings": ["ignored unknown argument: x"]
+        })
+    );
 }

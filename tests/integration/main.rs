@@ -10,7 +10,7 @@ mod call;
 mod harness;
 // Watching processes: bounded polls, sleepers a fake rg starts, bounded waits.
 mod procs;
-// `mcp`: the MCP server over real pipes, every reply asserted.
+// `mcp`: the MCP server over real pipes, both protocol eras, every reply asserted.
 mod mcp;
 // `schema`: the tool definitions, pinned by a golden file.
 mod schema;

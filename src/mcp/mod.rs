@@ -1,0 +1,325 @@
+//! `dsh-search mcp`: the two tools as a Model Context Protocol server on
+//! stdio: newline-delimited JSON-RPC 2.0, one request served at a time.
+//!
+//! - A reader thread keeps reading stdin while a search runs, so a
+//!   `notifications/cancelled` for the request in flight stops it at once
+//!   (its rg process group is killed) and no reply is sent for it, as the
+//!   protocol asks. A request cancelled while it waits gets no reply either.
+//! - Memory stays bounded however hard a client floods the server: a line
+//!   is at most [`wire::MAX_LINE`], and at most [`QUEUE_BYTES`] of requests
+//!   (and [`QUEUE_LEN`] of them) wait while one is served. A request beyond
+//!   that is answered at once with an error saying the server is busy; a
+//!   notification beyond it is dropped. Cancellations are never queued.
+//! - stdout carries protocol messages only, one per line, written whole by
+//!   whichever thread has one; diagnostics go to stderr (and may fail
+//!   unseen). The server exits 0 at end of input or when the client stops
+//!   reading (EPIPE), 4 when stdout fails otherwise, 6 on SIGINT, SIGTERM
+//!   or SIGHUP, and by the signal itself for the fatal ones.
+//!
+//! `protocol` holds the methods and the two eras; `wire` the JSON-RPC layer.
+
+mod protocol;
+mod wire;
+
+use std::collections::{HashSet, VecDeque};
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
+use std::time::Duration;
+
+use serde_json::value::RawValue;
+
+use crate::diag;
+use crate::error::{ErrorCode, Exit};
+use crate::settings::Settings;
+use crate::signals;
+use crate::stop::{self, Stop};
+use protocol::Server;
+use wire::{Id, Line, Parsed, RpcError};
+
+/// Bytes of requests that may wait while one is served.
+pub const QUEUE_BYTES: usize = 32 * 1024 * 1024;
+/// Requests that may wait while one is served.
+pub const QUEUE_LEN: usize = 1024;
+/// How often the idle server looks for a signal.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+/// Cancellations of requests not (yet) seen that are remembered; beyond,
+/// the oldest are forgotten.
+const MAX_CANCELLED: usize = 1024;
+
+/// Serve until stdin ends.
+pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
+    let shared = Arc::new(Shared {
+        out: Mutex::new(Output {
+            out: io::stdout(),
+            failed: None,
+        }),
+        ids: Mutex::default(),
+        stop: Arc::clone(stop),
+        queued: AtomicUsize::new(0),
+        queued_len: AtomicUsize::new(0),
+    });
+    let (tx, rx) = mpsc::channel();
+    let reader = Arc::clone(&shared);
+    let started = std::thread::Builder::new()
+        .name("mcp-reader".to_owned())
+        .spawn(move || read_loop(&tx, &reader));
+    if let Err(e) = started {
+        diag::note(&format!(
+            "dsh-search mcp: cannot start the reader thread: {e}"
+        ));
+        return Exit::Failed(ErrorCode::SearchFailed);
+    }
+    let mut server = Server::new(settings, stop);
+    loop {
+        if let Some(signal) = stop.signal() {
+            signals::die_if_fatal(stop);
+            diag::note(&format!(
+                "dsh-search mcp: stopped by {}",
+                stop::signal_name(signal)
+            ));
+            return Exit::Failed(ErrorCode::SearchAborted);
+        }
+        if let Some(exit) = shared.output_failure() {
+            return exit;
+        }
+        let line = match rx.recv_timeout(SIGNAL_POLL) {
+            Ok(Some(line)) => line,
+            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return shared.output_failure().unwrap_or(Exit::Success);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+        };
+        let reply = handle_line(&line, &mut server, &shared);
+        shared.queued.fetch_sub(line.len(), Ordering::SeqCst);
+        shared.queued_len.fetch_sub(1, Ordering::SeqCst);
+        if let Some(reply) = reply {
+            shared.write(&reply);
+        }
+    }
+}
+
+/// What the reader thread and the serving thread share.
+struct Shared {
+    out: Mutex<Output>,
+    ids: Mutex<Ids>,
+    /// Cancelled when the request in flight is; the runner reads it.
+    stop: Arc<Stop>,
+    /// Bytes and count of the lines waiting in the queue.
+    queued: AtomicUsize,
+    queued_len: AtomicUsize,
+}
+
+struct Output {
+    out: io::Stdout,
+    /// The first write error; after it nothing more is written.
+    failed: Option<io::Error>,
+}
+
+#[derive(Default)]
+struct Ids {
+    /// The request being served.
+    current: Option<Id>,
+    /// Requests cancelled before they were served, oldest first.
+    cancelled: VecDeque<Id>,
+    cancelled_set: HashSet<Id>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Shared {
+    /// Write one message line (and its `\n`) whole.
+    fn write(&self, line: &str) {
+        let mut out = lock(&self.out);
+        if out.failed.is_some() {
+            return;
+        }
+        let mut stdout = out.out.lock();
+        let written = stdout
+            .write_all(line.as_bytes())
+            .and_then(|()| stdout.write_all(b"\n"))
+            .and_then(|()| stdout.flush());
+        drop(stdout);
+        if let Err(e) = written {
+            out.failed = Some(e);
+        }
+    }
+
+    /// How the server ends if stdout has failed: quietly when the client
+    /// stopped reading, exit 4 with a message otherwise (SPEC §6).
+    fn output_failure(&self) -> Option<Exit> {
+        let out = lock(&self.out);
+        let e = out.failed.as_ref()?;
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return Some(Exit::Success);
+        }
+        diag::note(&format!("dsh-search mcp: cannot write to stdout: {e}"));
+        Some(Exit::Failed(ErrorCode::SearchFailed))
+    }
+
+    /// The client cancelled `id`.
+    fn cancel(&self, id: Id) {
+        let mut ids = lock(&self.ids);
+        if ids.current.as_ref() == Some(&id) {
+            self.stop.cancel();
+        } else if ids.cancelled_set.insert(id.clone()) {
+            ids.cancelled.push_back(id);
+            if ids.cancelled.len() > MAX_CANCELLED {
+                if let Some(old) = ids.cancelled.pop_front() {
+                    ids.cancelled_set.remove(&old);
+                }
+            }
+        }
+    }
+
+    /// Start serving `id`; `false` if it was cancelled while it waited.
+    fn start(&self, id: &Id) -> bool {
+        let mut ids = lock(&self.ids);
+        if ids.cancelled_set.remove(id) {
+            ids.cancelled.retain(|c| c != id);
+            return false;
+        }
+        ids.current = Some(id.clone());
+        self.stop.clear_cancel();
+        true
+    }
+
+    /// The request is done; `true` if it was cancelled while it ran.
+    fn finish(&self) -> bool {
+        lock(&self.ids).current = None;
+        self.stop.clear_cancel()
+    }
+}
+
+/// Read stdin until it ends: answer what needs no server state (lines
+/// that are not JSON, a flood beyond the queue), apply cancellations at
+/// once, queue the rest. `None` on the channel is the end of input.
+fn read_loop(tx: &mpsc::Sender<Option<Vec<u8>>>, shared: &Shared) {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    loop {
+        let line = match wire::read_line(&mut input) {
+            Ok(Line::Text(line)) => line,
+            Ok(Line::TooLong) => {
+                let e = RpcError::new(
+                    wire::PARSE_ERROR,
+                    format!("a message longer than {} bytes was skipped", wire::MAX_LINE),
+                );
+                shared.write(&wire::error_line(None, &e));
+                continue;
+            }
+            // End of input, or stdin failed: nothing more will arrive.
+            Ok(Line::Eof) | Err(_) => {
+                let _ = tx.send(None);
+                return;
+            }
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let id = match wire::parse(&line) {
+            Err(e) => {
+                shared.write(&wire::error_line(None, &e));
+                continue;
+            }
+            Ok(Parsed::Message(m)) if m.id.is_none() && m.method == "notifications/cancelled" => {
+                if let Some(id) = cancelled_id(m.params) {
+                    shared.cancel(id);
+                }
+                continue;
+            }
+            Ok(Parsed::Message(m)) => m.id,
+            Ok(_) => None,
+        };
+        let queued = shared.queued.load(Ordering::SeqCst);
+        if queued + line.len() > QUEUE_BYTES
+            || shared.queued_len.load(Ordering::SeqCst) >= QUEUE_LEN
+        {
+            if let Some(id) = id {
+                let e = RpcError::new(
+                    wire::INTERNAL_ERROR,
+                    format!(
+                        "server busy: {} requests ({queued} bytes) are already waiting; send this one again once earlier replies have arrived",
+                        shared.queued_len.load(Ordering::SeqCst)
+                    ),
+                );
+                shared.write(&wire::error_line(Some(&id), &e));
+            }
+            continue;
+        }
+        shared.queued.fetch_add(line.len(), Ordering::SeqCst);
+        shared.queued_len.fetch_add(1, Ordering::SeqCst);
+        if tx.send(Some(line)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The request id a `notifications/cancelled` names.
+fn cancelled_id(params: Option<&RawValue>) -> Option<Id> {
+    #[derive(serde::Deserialize)]
+    struct Cancelled<'a> {
+        #[serde(borrow, rename = "requestId")]
+        request_id: &'a RawValue,
+    }
+    let params: Cancelled<'_> = serde_json::from_str(params?.get()).ok()?;
+    Id::from_raw(params.request_id)
+}
+
+/// The reply line to one queued line, if it gets one.
+fn handle_line(line: &[u8], server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+    match wire::parse(line) {
+        Err(e) => Some(wire::error_line(None, &e)),
+        Ok(Parsed::Batch(items)) if server.batches() && !items.is_empty() => {
+            let replies: Vec<String> = items
+                .iter()
+                .filter_map(|item| match wire::parse(item.get().as_bytes()) {
+                    Ok(Parsed::Batch(_)) => Some(wire::error_line(
+                        None,
+                        &RpcError::new(wire::INVALID_REQUEST, "a batch cannot hold a batch"),
+                    )),
+                    Ok(parsed) => handle(parsed, server, shared),
+                    Err(e) => Some(wire::error_line(None, &e)),
+                })
+                .collect();
+            (!replies.is_empty()).then(|| format!("[{}]", replies.join(",")))
+        }
+        Ok(Parsed::Batch(_)) => Some(wire::error_line(
+            None,
+            &RpcError::new(
+                wire::INVALID_REQUEST,
+                format!(
+                    "a message must be one JSON-RPC object (batches only under protocol {})",
+                    protocol::BATCH_REVISION
+                ),
+            ),
+        )),
+        Ok(parsed) => handle(parsed, server, shared),
+    }
+}
+
+/// The reply to one message: `None` for notifications, responses and
+/// cancelled requests.
+fn handle(parsed: Parsed<'_>, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+    let message = match parsed {
+        Parsed::Message(message) => message,
+        Parsed::Response | Parsed::Batch(_) => return None,
+        Parsed::Invalid(id, e) => return Some(wire::error_line(id.as_ref(), &e)),
+    };
+    // Notifications (initialized, and any other) get no reply.
+    let id = message.id?;
+    if !shared.start(&id) {
+        return None;
+    }
+    let result = server.request(&message.method, message.params);
+    if shared.finish() {
+        // Cancelled while it ran (its rg group is dead): no response.
+        return None;
+    }
+    Some(match result {
+        Ok(result) => wire::result_line(&id, &result),
+        Err(e) => wire::error_line(Some(&id), &e),
+    })
+}

@@ -1,0 +1,308 @@
+//! MCP's methods, in both protocol eras, on one stdio connection (SPEC §9).
+//!
+//! Each request is classified on its own, as the 2026-07-28 revision asks
+//! of a dual-era server (`basic/versioning`): one whose `params._meta`
+//! carries `io.modelcontextprotocol/protocolVersion` is served statelessly
+//! by that revision; anything else by the legacy revision `initialize`
+//! negotiated (2025-11-25 before any `initialize`). Nothing locks the era:
+//! clients probe with `server/discover` and fall back to `initialize` on
+//! the same process.
+//!
+//! What the model sees is the text dsh-search prints: a result's `content`
+//! is one text item. `structuredContent` (the JSON envelope, declared by an
+//! `outputSchema`) only with `--mcp-structured`, because Claude Code and
+//! Codex show the model that instead of the text.
+
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use super::wire::{INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::call;
+use crate::diag;
+use crate::request::Tool;
+use crate::schema;
+use crate::settings::Settings;
+use crate::stop::Stop;
+use crate::tool;
+
+/// The stateless revision this server speaks.
+pub const MODERN: &str = "2026-07-28";
+/// The `initialize` revisions, newest first.
+pub const LEGACY: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/// The one legacy revision with JSON-RPC batches (added there, removed in
+/// 2025-06-18).
+pub const BATCH_REVISION: &str = "2025-03-26";
+
+const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+/// Where a failed call's `{name, code}` travel, for callers.
+pub const META_ERROR: &str = "dsh-search/error";
+/// How long a client may keep `tools/list` and `server/discover`: the tool
+/// list is fixed for the life of the server process.
+const TTL_MS: u64 = 3_600_000;
+
+/// Which era serves a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Era {
+    Legacy(&'static str),
+    Modern,
+}
+
+/// The server's state: only what `initialize` negotiated, for legacy
+/// requests. Modern requests carry everything they need.
+pub struct Server<'a> {
+    settings: &'a Settings,
+    stop: &'a Stop,
+    legacy: Option<&'static str>,
+}
+
+impl<'a> Server<'a> {
+    pub fn new(settings: &'a Settings, stop: &'a Stop) -> Self {
+        Self {
+            settings,
+            stop,
+            legacy: None,
+        }
+    }
+
+    /// Whether a JSON array is a batch to serve (legacy 2025-03-26 only).
+    pub fn batches(&self) -> bool {
+        self.legacy == Some(BATCH_REVISION)
+    }
+
+    /// Serve one request.
+    pub fn request(&mut self, method: &str, params: Option<&RawValue>) -> Result<Value, RpcError> {
+        let params = match params {
+            None => Map::new(),
+            Some(raw) => match serde_json::from_str::<Value>(raw.get()) {
+                Ok(Value::Object(map)) => map,
+                Ok(Value::Null) => Map::new(),
+                _ => return Err(RpcError::new(INVALID_PARAMS, "params must be an object")),
+            },
+        };
+        if method == "initialize" {
+            return Ok(self.initialize(&params));
+        }
+        let era = if modern_meta(&params)? {
+            Era::Modern
+        } else {
+            Era::Legacy(self.legacy.unwrap_or(LEGACY[0]))
+        };
+        let result = match (era, method) {
+            (Era::Modern, "server/discover") => Ok(discover()),
+            (Era::Legacy(_), "server/discover") => Err(RpcError::new(
+                INVALID_PARAMS,
+                format!(
+                    "server/discover needs params._meta with {META_VERSION} and {META_CAPABILITIES}"
+                ),
+            )),
+            (Era::Legacy(_), "ping") => Ok(json!({})),
+            (_, "tools/list") => self.tools_list(era, &params),
+            (_, "tools/call") => self.tools_call(&params),
+            (Era::Modern, "ping") => Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!("ping is not part of protocol {MODERN}"),
+            )),
+            _ => Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!("method `{method}` is not supported"),
+            )),
+        }?;
+        Ok(match era {
+            Era::Modern => modern(result),
+            Era::Legacy(_) => result,
+        })
+    }
+
+    fn initialize(&mut self, params: &Map<String, Value>) -> Value {
+        let asked = params.get("protocolVersion").and_then(Value::as_str);
+        let version = LEGACY
+            .into_iter()
+            .find(|v| Some(*v) == asked)
+            .unwrap_or(LEGACY[0]);
+        self.legacy = Some(version);
+        json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": server_info(),
+            "instructions": schema::instructions(),
+        })
+    }
+
+    fn tools_list(&self, era: Era, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        if params.get("cursor").is_some_and(|c| !c.is_null()) {
+            // Both tools fit on one page: no cursor was ever handed out.
+            return Err(RpcError::new(INVALID_PARAMS, "Invalid cursor"));
+        }
+        let tools: Vec<Value> = Tool::ALL
+            .iter()
+            .map(|&tool| {
+                let mut entry = json!({
+                    "name": tool.as_str(),
+                    "title": schema::title(tool),
+                    "description": schema::description(tool, self.settings),
+                    "inputSchema": schema::input_schema(tool),
+                    "annotations": schema::annotations(),
+                });
+                if self.settings.mcp_structured {
+                    entry["outputSchema"] = schema::output_schema(tool);
+                }
+                entry
+            })
+            .collect();
+        let mut result = json!({ "tools": tools });
+        if era == Era::Modern {
+            result["ttlMs"] = json!(TTL_MS);
+            result["cacheScope"] = json!("public");
+        }
+        Ok(result)
+    }
+
+    fn tools_call(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                "tools/call needs a `name` string",
+            ));
+        };
+        // Every revision makes an unknown tool a protocol error.
+        let Some(tool) = Tool::named(name) else {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                format!("Unknown tool: {name}; this server offers glob and grep"),
+            ));
+        };
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => json!({}),
+            Some(arguments) => arguments.clone(),
+        };
+        let response = tool::call(
+            tool,
+            call::arguments(tool, &arguments),
+            self.settings,
+            self.stop,
+        );
+        if let Some(explain) = &response.explain {
+            diag::write(explain);
+        }
+        let mut result = json!({"content": [{"type": "text", "text": response.text}]});
+        if self.settings.mcp_structured {
+            result["structuredContent"] = response.envelope;
+        }
+        result["isError"] = json!(response.failure.is_some());
+        if let Some(code) = response.failure {
+            result["_meta"] = json!({ META_ERROR: {"name": code.name(), "code": code.as_str()} });
+        }
+        Ok(result)
+    }
+}
+
+/// Whether `params` carry the 2026-07-28 per-request `_meta`, and if so
+/// whether it is well formed and names the revision served here.
+fn modern_meta(params: &Map<String, Value>) -> Result<bool, RpcError> {
+    let Some(meta) = params.get("_meta").and_then(Value::as_object) else {
+        return Ok(false);
+    };
+    let Some(version) = meta.get(META_VERSION) else {
+        return Ok(false);
+    };
+    let Some(version) = version.as_str() else {
+        return Err(RpcError::new(
+            INVALID_PARAMS,
+            format!("params._meta.{META_VERSION} must be a string"),
+        ));
+    };
+    if version != MODERN {
+        let supported: Vec<&str> = std::iter::once(MODERN).chain(LEGACY).collect();
+        return Err(
+            RpcError::new(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version")
+                .with_data(json!({"supported": supported, "requested": version})),
+        );
+    }
+    if !meta.get(META_CAPABILITIES).is_some_and(Value::is_object) {
+        return Err(RpcError::new(
+            INVALID_PARAMS,
+            format!("params._meta is missing the required key {META_CAPABILITIES} (an object)"),
+        ));
+    }
+    Ok(true)
+}
+
+fn discover() -> Value {
+    json!({
+        "supportedVersions": [MODERN],
+        "capabilities": {"tools": {}},
+        "instructions": schema::instructions(),
+        "ttlMs": TTL_MS,
+        "cacheScope": "public",
+    })
+}
+
+/// A 2026-07-28 result: `resultType`, and the server's identity in `_meta`.
+fn modern(mut result: Value) -> Value {
+    if let Value::Object(map) = &mut result {
+        map.insert("resultType".to_owned(), json!("complete"));
+        let meta = map.entry("_meta").or_insert_with(|| json!({}));
+        meta[META_SERVER_INFO] = server_info();
+    }
+    result
+}
+
+fn server_info() -> Value {
+    json!({"name": "dsh-search", "version": env!("CARGO_PKG_VERSION")})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(version: &Value, capabilities: Option<Value>) -> Map<String, Value> {
+        let mut meta = json!({ META_VERSION: version });
+        if let Some(c) = capabilities {
+            meta[META_CAPABILITIES] = c;
+        }
+        let Value::Object(params) = json!({ "_meta": meta }) else {
+            unreachable!()
+        };
+        params
+    }
+
+    #[test]
+    fn the_era_is_read_from_each_request() {
+        assert_eq!(modern_meta(&Map::new()), Ok(false));
+        assert_eq!(
+            modern_meta(&meta(&json!(MODERN), Some(json!({})))),
+            Ok(true)
+        );
+        let old = modern_meta(&meta(&json!("1999-01-01"), Some(json!({})))).unwrap_err();
+        assert_eq!(old.code, UNSUPPORTED_PROTOCOL_VERSION);
+        assert_eq!(old.data.unwrap()["requested"], "1999-01-01");
+        for bad in [meta(&json!(1), Some(json!({}))), meta(&json!(MODERN), None)] {
+            assert_eq!(modern_meta(&bad).unwrap_err().code, INVALID_PARAMS);
+        }
+    }
+
+    #[test]
+    fn legacy_negotiation() {
+        let settings = crate::cli::test_settings();
+        let stop = Stop::new();
+        let mut server = Server::new(&settings, &stop);
+        for (asked, got) in [
+            ("2025-06-18", "2025-06-18"),
+            ("2024-11-05", "2024-11-05"),
+            ("1999-01-01", LEGACY[0]),
+        ] {
+            let Value::Object(params) = json!({"protocolVersion": asked}) else {
+                unreachable!()
+            };
+            assert_eq!(server.initialize(&params)["protocolVersion"], got);
+        }
+        assert!(!server.batches());
+        let Value::Object(params) = json!({"protocolVersion": BATCH_REVISION}) else {
+            unreachable!()
+        };
+        server.initialize(&params);
+        assert!(server.batches());
+    }
+}

@@ -1,0 +1,376 @@
+//! The JSON-RPC 2.0 layer of the MCP server: bounded lines in, messages
+//! out of them, reply lines back. Knows nothing of MCP's methods.
+//!
+//! Request ids are kept as the client wrote them: a number is echoed as its
+//! original text (`1180591620717411303424` stays that, never
+//! `1.1805916207174113e+21`), so a reply always names its request exactly.
+
+use std::borrow::Cow;
+use std::io::{self, BufRead};
+
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// A line longer than this is skipped and answered with a parse error.
+pub const MAX_LINE: usize = 16 * 1024 * 1024;
+
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
+/// MCP 2026-07-28: the request's protocol version is not served here.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+/// One line of input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line, without its `\n` (the last one may have had none).
+    Text(Vec<u8>),
+    /// A line over [`MAX_LINE`], skipped up to its `\n` or the end of input.
+    TooLong,
+    Eof,
+}
+
+/// Read one line. Memory stays within [`MAX_LINE`] whatever the input:
+/// the bytes of an over-long line are dropped as they are read.
+pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(if too_long {
+                Line::TooLong
+            } else if line.is_empty() {
+                Line::Eof
+            } else {
+                Line::Text(line)
+            });
+        }
+        let (chunk, used, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        if !too_long && line.len() + chunk.len() > MAX_LINE {
+            too_long = true;
+            line = Vec::new();
+        }
+        if !too_long {
+            line.extend_from_slice(chunk);
+        }
+        input.consume(used);
+        if done {
+            return Ok(if too_long {
+                Line::TooLong
+            } else {
+                Line::Text(line)
+            });
+        }
+    }
+}
+
+/// A request id, as the client wrote it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Id {
+    /// A JSON number, kept as its text.
+    Number(String),
+    /// A JSON string, decoded.
+    Text(String),
+}
+
+impl Id {
+    /// The id of a raw JSON value: a string or a number, nothing else.
+    pub fn from_raw(raw: &RawValue) -> Option<Self> {
+        let text = raw.get().trim();
+        match text.as_bytes().first()? {
+            b'"' => serde_json::from_str(text).ok().map(Self::Text),
+            b'-' | b'0'..=b'9' => Some(Self::Number(text.to_owned())),
+            _ => None,
+        }
+    }
+
+    /// The id as JSON text, byte for byte as it came for a number.
+    pub fn to_json(&self) -> Cow<'_, str> {
+        match self {
+            Self::Number(text) => Cow::Borrowed(text),
+            Self::Text(text) => Cow::Owned(Value::String(text.clone()).to_string()),
+        }
+    }
+}
+
+/// A JSON-RPC error: every protocol-level failure has this one shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+}
+
+/// What a line held.
+#[derive(Debug)]
+pub enum Parsed<'a> {
+    /// A request (with an id) or a notification (without).
+    Message(Message<'a>),
+    /// A JSON array: a batch (served only where the revision has them).
+    Batch(Vec<&'a RawValue>),
+    /// A response to something the client thinks we sent: ignored.
+    Response,
+    /// Not a valid request; answered with this error (and the id, if one
+    /// could be read).
+    Invalid(Option<Id>, RpcError),
+}
+
+/// A request or a notification.
+#[derive(Debug)]
+pub struct Message<'a> {
+    /// `None` for a notification.
+    pub id: Option<Id>,
+    pub method: String,
+    /// The params as the client wrote them.
+    pub params: Option<&'a RawValue>,
+}
+
+/// One field of a JSON-RPC message, kept raw.
+#[derive(Debug, Default, Clone, Copy)]
+enum Field<'a> {
+    #[default]
+    Absent,
+    Null,
+    Given(&'a RawValue),
+}
+
+impl<'a> Field<'a> {
+    fn given(self) -> Option<&'a RawValue> {
+        match self {
+            Self::Given(raw) => Some(raw),
+            Self::Absent | Self::Null => None,
+        }
+    }
+
+    fn is_absent(self) -> bool {
+        matches!(self, Self::Absent)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Field<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Option::<&'de RawValue>::deserialize(d)?.map_or(Self::Null, Self::Given))
+    }
+}
+
+/// The fields of a JSON-RPC message.
+#[derive(Deserialize, Clone, Copy)]
+struct Envelope<'a> {
+    #[serde(borrow, default)]
+    jsonrpc: Field<'a>,
+    #[serde(borrow, default)]
+    id: Field<'a>,
+    #[serde(borrow, default)]
+    method: Field<'a>,
+    #[serde(borrow, default)]
+    params: Field<'a>,
+    #[serde(borrow, default)]
+    result: Field<'a>,
+    #[serde(borrow, default)]
+    error: Field<'a>,
+}
+
+/// Parse one line. `Err` is a parse error (the line is not JSON).
+pub fn parse(line: &[u8]) -> Result<Parsed<'_>, RpcError> {
+    let not_json = |e: serde_json::Error| RpcError::new(PARSE_ERROR, format!("not JSON: {e}"));
+    match line.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'[') => {
+            let items: Vec<&RawValue> = serde_json::from_slice(line).map_err(not_json)?;
+            Ok(Parsed::Batch(items))
+        }
+        Some(b'{') => match serde_json::from_slice::<Envelope<'_>>(line) {
+            Ok(envelope) => Ok(message(envelope)),
+            Err(e) if e.is_data() => Ok(Parsed::Invalid(
+                None,
+                RpcError::new(INVALID_REQUEST, format!("not a JSON-RPC message: {e}")),
+            )),
+            Err(e) => Err(not_json(e)),
+        },
+        _ => {
+            serde_json::from_slice::<serde::de::IgnoredAny>(line).map_err(not_json)?;
+            Ok(Parsed::Invalid(
+                None,
+                RpcError::new(INVALID_REQUEST, "a message must be one JSON-RPC object"),
+            ))
+        }
+    }
+}
+
+fn message(e: Envelope<'_>) -> Parsed<'_> {
+    let id = match e.id {
+        Field::Absent => None,
+        field => match field.given().and_then(Id::from_raw) {
+            Some(id) => Some(id),
+            None => {
+                return Parsed::Invalid(
+                    None,
+                    RpcError::new(INVALID_REQUEST, "a request id must be a string or a number"),
+                );
+            }
+        },
+    };
+    let method = match e.method {
+        Field::Absent if !e.result.is_absent() || !e.error.is_absent() => return Parsed::Response,
+        Field::Absent => {
+            return Parsed::Invalid(
+                id,
+                RpcError::new(INVALID_REQUEST, "a request needs a method string"),
+            );
+        }
+        field => match field
+            .given()
+            .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
+        {
+            Some(method) => method,
+            None => {
+                return Parsed::Invalid(
+                    id,
+                    RpcError::new(INVALID_REQUEST, "method must be a string"),
+                );
+            }
+        },
+    };
+    if e.jsonrpc.given().map(RawValue::get) != Some("\"2.0\"") {
+        return Parsed::Invalid(
+            id,
+            RpcError::new(INVALID_REQUEST, "a request needs \"jsonrpc\": \"2.0\""),
+        );
+    }
+    Parsed::Message(Message {
+        id,
+        method,
+        params: e.params.given(),
+    })
+}
+
+/// The reply line for a successful request (no `\n`).
+pub fn result_line(id: &Id, result: &Value) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+        id.to_json()
+    )
+}
+
+/// The reply line for a failed request. An id that could not be read is
+/// left out, as MCP's schema has it (a null id is not a request id).
+pub fn error_line(id: Option<&Id>, e: &RpcError) -> String {
+    let mut error = serde_json::json!({"code": e.code, "message": e.message});
+    if let Some(data) = &e.data {
+        error["data"] = data.clone();
+    }
+    match id {
+        Some(id) => format!(
+            r#"{{"jsonrpc":"2.0","id":{},"error":{error}}}"#,
+            id.to_json()
+        ),
+        None => format!(r#"{{"jsonrpc":"2.0","error":{error}}}"#),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_bounded_and_split() {
+        let mut input = io::Cursor::new(b"a\nbc\n\nlast".to_vec());
+        for want in [&b"a"[..], b"bc", b"", b"last"] {
+            assert_eq!(read_line(&mut input).unwrap(), Line::Text(want.to_vec()));
+        }
+        assert_eq!(read_line(&mut input).unwrap(), Line::Eof);
+        let mut long = vec![b'x'; MAX_LINE + 1];
+        long.extend_from_slice(b"\nnext\n");
+        long.extend(std::iter::repeat_n(b'y', MAX_LINE + 5));
+        let mut input = io::BufReader::with_capacity(4096, io::Cursor::new(long));
+        assert_eq!(read_line(&mut input).unwrap(), Line::TooLong);
+        assert_eq!(read_line(&mut input).unwrap(), Line::Text(b"next".to_vec()));
+        assert_eq!(
+            read_line(&mut input).unwrap(),
+            Line::TooLong,
+            "without a final newline"
+        );
+        assert_eq!(read_line(&mut input).unwrap(), Line::Eof);
+    }
+
+    #[test]
+    fn ids_are_echoed_as_written() {
+        let line = br#"{"jsonrpc":"2.0","id":1180591620717411303424,"method":"ping"}"#;
+        let Ok(Parsed::Message(m)) = parse(line) else {
+            panic!("a request")
+        };
+        let id = m.id.unwrap();
+        assert_eq!(
+            result_line(&id, &serde_json::json!({})),
+            r#"{"jsonrpc":"2.0","id":1180591620717411303424,"result":{}}"#
+        );
+        let text = Id::Text("a\"b".into());
+        assert_eq!(
+            error_line(Some(&text), &RpcError::new(-1, "m")),
+            r#"{"jsonrpc":"2.0","id":"a\"b","error":{"code":-1,"message":"m"}}"#
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_request() {
+        let invalid = |line: &[u8]| match parse(line) {
+            Ok(Parsed::Invalid(_, e)) => e.code,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            invalid(br#"{"jsonrpc":"2.0","id":null,"method":"x"}"#),
+            INVALID_REQUEST
+        );
+        assert_eq!(
+            invalid(br#"{"jsonrpc":"2.0","id":{},"method":"x"}"#),
+            INVALID_REQUEST
+        );
+        assert_eq!(
+            invalid(br#"{"jsonrpc":"1.0","id":1,"method":"x"}"#),
+            INVALID_REQUEST
+        );
+        assert_eq!(
+            invalid(br#"{"jsonrpc":"2.0","id":1,"method":5}"#),
+            INVALID_REQUEST
+        );
+        assert_eq!(invalid(br#"{"jsonrpc":"2.0","id":1}"#), INVALID_REQUEST);
+        assert_eq!(invalid(b"42"), INVALID_REQUEST);
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            Ok(Parsed::Response)
+        ));
+        assert!(matches!(parse(b"[1, 2]"), Ok(Parsed::Batch(items)) if items.len() == 2));
+        assert_eq!(parse(b"{oops").unwrap_err().code, PARSE_ERROR);
+        let Ok(Parsed::Message(m)) = parse(br#"{"jsonrpc":"2.0","method":"n","params":{"a":1}}"#)
+        else {
+            panic!("a notification")
+        };
+        assert_eq!((m.id, m.method.as_str()), (None, "n"));
+        assert_eq!(m.params.map(RawValue::get), Some(r#"{"a":1}"#));
+    }
+}
