@@ -195,7 +195,12 @@ pub struct GlobalArgs {
     /// MCP: also send each result as structuredContent (the JSON envelope),
     /// declared by an outputSchema. Off by default: Claude Code and Codex
     /// show the model structuredContent instead of the text when it is there
-    #[arg(long, env = "DSH_SEARCH_MCP_STRUCTURED", global = true)]
+    #[arg(
+        long,
+        env = "DSH_SEARCH_MCP_STRUCTURED",
+        global = true,
+        value_parser = clap::builder::FalseyValueParser::new()
+    )]
     pub mcp_structured: bool,
 
     /// Order of glob results; ties are broken by path

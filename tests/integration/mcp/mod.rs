@@ -110,9 +110,14 @@ impl Server {
     /// Start `dsh-search ARGS` (ARGS include `mcp`) in `t`'s directory with
     /// the harness's clean environment.
     pub fn start(t: &TestDir, args: &[&str]) -> Self {
-        let mut child = t
-            .cmd_std()
-            .args(args)
+        let mut cmd = t.cmd_std();
+        cmd.args(args);
+        Self::spawn(cmd)
+    }
+
+    /// Start `cmd` (a `dsh-search … mcp` command line) with piped stdio.
+    pub fn spawn(mut cmd: std::process::Command) -> Self {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

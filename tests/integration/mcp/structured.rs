@@ -148,3 +148,28 @@ fn structured_content_validates_against_the_output_schema(era: Era) {
     assert!(validate(&schema_of("grep"), &broken, "broken").is_err());
     s.finish_clean();
 }
+
+/// `DSH_SEARCH_MCP_STRUCTURED` turns it on for any value but the falsey ones.
+#[test]
+fn the_environment_variable_turns_it_on() {
+    let t = TestDir::new();
+    for (value, on) in [
+        ("1", true),
+        ("yes", true),
+        ("true", true),
+        ("0", false),
+        ("false", false),
+        ("", false),
+    ] {
+        let mut cmd = t.cmd_std();
+        cmd.env("DSH_SEARCH_MCP_STRUCTURED", value).arg("mcp");
+        let mut s = Server::spawn(cmd);
+        let reply = s.call(Era::Legacy, &json!(1), "tools/list", json!({}));
+        assert_eq!(
+            reply["result"]["tools"][0].get("outputSchema").is_some(),
+            on,
+            "{value:?}"
+        );
+        s.finish_clean();
+    }
+}
