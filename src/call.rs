@@ -44,15 +44,33 @@ impl Arguments {
 
 /// Parse `text` as the arguments of `tool`.
 pub fn parse(tool: Tool, text: &str) -> Arguments {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => arguments(tool, &value),
-        Err(e) => Arguments::from(Err(ArgumentError::new(
+    if text.trim().is_empty() {
+        return Arguments::from(Err(ArgumentError::new(
             "arguments",
             format!(
-                "{tool} arguments are not valid JSON ({e}); pass an object such as {{\"pattern\": \"...\"}}"
+                "{tool} got no arguments: pass a JSON object such as {{\"pattern\": \"...\"}}, on the command line or on stdin"
             ),
-        ))),
+        )));
     }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => arguments(tool, &value),
+        Err(e) => Arguments::from(Err(ArgumentError::new("arguments", not_json(tool, &e)))),
+    }
+}
+
+/// Why the arguments are not JSON, in words that say what to change.
+fn not_json(tool: Tool, e: &serde_json::Error) -> String {
+    let detail = e.to_string();
+    if detail.contains("hex escape") {
+        // serde_json's words for a `\u` escape that is no character: a lone
+        // UTF-16 surrogate such as `\ud800`, or a cut-off escape.
+        return format!(
+            "{tool} arguments are not valid JSON: a string holds a \\u escape that is no character (a lone UTF-16 surrogate such as \\ud800, or fewer than 4 hex digits); write the character itself, or a full surrogate pair ({detail})"
+        );
+    }
+    format!(
+        "{tool} arguments are not valid JSON ({detail}); pass an object such as {{\"pattern\": \"...\"}}"
+    )
 }
 
 /// The arguments of `tool` from a JSON value.

@@ -109,6 +109,7 @@ pub struct GlobalArgs {
         value_name = "N",
         default_value = "100",
         allow_negative_numbers = true,
+        value_parser = at_least_one_usize,
         global = true
     )]
     pub glob_max_results: NonZeroUsize,
@@ -120,6 +121,7 @@ pub struct GlobalArgs {
         value_name = "N",
         default_value = "250",
         allow_negative_numbers = true,
+        value_parser = at_least_one_usize,
         global = true
     )]
     pub grep_max_matches: NonZeroUsize,
@@ -131,6 +133,7 @@ pub struct GlobalArgs {
         value_name = "N",
         default_value = "2000",
         allow_negative_numbers = true,
+        value_parser = at_least_one_usize,
         global = true
     )]
     pub grep_max_line_bytes: NonZeroUsize,
@@ -142,6 +145,7 @@ pub struct GlobalArgs {
         value_name = "N",
         default_value = "20000000",
         allow_negative_numbers = true,
+        value_parser = at_least_one_u64,
         global = true
     )]
     pub raw_output_max_bytes: NonZeroU64,
@@ -153,6 +157,7 @@ pub struct GlobalArgs {
         value_name = "N",
         default_value = "30000",
         allow_negative_numbers = true,
+        value_parser = at_least_one_u64,
         global = true
     )]
     pub timeout_ms: NonZeroU64,
@@ -163,6 +168,7 @@ pub struct GlobalArgs {
         env = "DSH_SEARCH_RG",
         value_name = "PATH",
         default_value = "rg",
+        value_parser = Utf8,
         global = true
     )]
     pub rg: String,
@@ -184,7 +190,7 @@ pub struct GlobalArgs {
     pub spill_dir: Option<PathBuf>,
 
     /// The retrieval hint printed after a spill file's path
-    #[arg(long, env = "DSH_SEARCH_SPILL_HINT", value_name = "TEXT", default_value = DEFAULT_HINT, hide_default_value = true, global = true)]
+    #[arg(long, env = "DSH_SEARCH_SPILL_HINT", value_name = "TEXT", default_value = DEFAULT_HINT, hide_default_value = true, value_parser = Utf8, global = true)]
     pub spill_hint: String,
 
     /// Print to stderr how the search ran: the exact sh -c command, rg's
@@ -240,10 +246,10 @@ pub enum Command {
     #[command(after_long_help = GLOB_EXAMPLES)]
     Glob {
         /// A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'
-        #[arg(value_name = "PATTERN")]
+        #[arg(value_name = "PATTERN", value_parser = Utf8)]
         pattern: String,
         /// Directory to search [default: the workdir]
-        #[arg(value_name = "PATH")]
+        #[arg(value_name = "PATH", value_parser = Utf8)]
         path: Option<String>,
     },
     /// List lines matching a regex, grouped by file (ignore files and
@@ -251,13 +257,13 @@ pub enum Command {
     #[command(after_long_help = GREP_EXAMPLES)]
     Grep {
         /// A ripgrep regex, such as 'fn \w+_test'
-        #[arg(value_name = "PATTERN")]
+        #[arg(value_name = "PATTERN", value_parser = Utf8)]
         pattern: String,
         /// File or directory to search [default: the workdir]
-        #[arg(value_name = "PATH")]
+        #[arg(value_name = "PATH", value_parser = Utf8)]
         path: Option<String>,
         /// Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'
-        #[arg(long, value_name = "GLOB", allow_hyphen_values = true)]
+        #[arg(long, value_name = "GLOB", allow_hyphen_values = true, value_parser = Utf8)]
         include: Option<String>,
     },
     /// Run a tool with its arguments as one JSON object, as a model
@@ -268,7 +274,7 @@ pub enum Command {
         #[arg(value_enum, value_name = "TOOL")]
         tool: ToolArg,
         /// The arguments as a JSON object; `-` or nothing reads them from stdin
-        #[arg(value_name = "ARGS_JSON", allow_hyphen_values = true)]
+        #[arg(value_name = "ARGS_JSON", allow_hyphen_values = true, value_parser = Utf8)]
         args: Option<String>,
     },
     /// Print both tools' definitions (description, JSON Schema of the
@@ -340,6 +346,54 @@ impl GlobalArgs {
     }
 }
 
+/// A number option: a whole number of at least 1 (SPEC §1), said so.
+fn at_least_one_u64(value: &str) -> Result<NonZeroU64, String> {
+    let n: u64 = value.parse().map_err(|e: std::num::ParseIntError| {
+        if matches!(e.kind(), std::num::IntErrorKind::PosOverflow) {
+            format!("must be at most {}", u64::MAX)
+        } else {
+            "must be a whole number of at least 1".to_owned()
+        }
+    })?;
+    NonZeroU64::new(n).ok_or_else(|| "must be at least 1".to_owned())
+}
+
+fn at_least_one_usize(value: &str) -> Result<NonZeroUsize, String> {
+    let n = at_least_one_u64(value)?;
+    usize::try_from(n.get())
+        .ok()
+        .and_then(NonZeroUsize::new)
+        .ok_or_else(|| format!("must be at most {}", usize::MAX))
+}
+
+/// A text value that must be UTF-8 (it becomes part of the `sh -c`
+/// string or the output): clap's own check does not name the argument.
+#[derive(Clone, Copy)]
+struct Utf8;
+
+impl clap::builder::TypedValueParser for Utf8 {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        value.to_str().map(str::to_owned).ok_or_else(|| {
+            let name = arg.map_or_else(|| "an argument".to_owned(), |a| format!("{a}"));
+            clap::Error::raw(
+                ErrorKind::ValueValidation,
+                format!(
+                    "{name} is not valid UTF-8 (it reads {:?}); dsh-search passes every value to rg as text\n",
+                    value.to_string_lossy()
+                ),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
 /// What `main` is asked to do, with clap's types left behind.
 pub enum Action {
     /// Run one tool call (`glob`, `grep`, or `call` once its JSON is read).
@@ -390,8 +444,8 @@ impl Command {
 
 /// Why the command line did not yield a [`Cli`].
 pub enum Rejected {
-    /// `--help` or `--version`: clap printed the answer; exit 0.
-    Answered,
+    /// `--help` or `--version`: clap printed the answer (or failed to).
+    Answered(std::io::Result<()>),
     /// A usage error, as clap words it (without its `error: ` prefix).
     Usage(String),
 }
@@ -402,8 +456,7 @@ pub fn parse(args: &[OsString]) -> Result<Cli, Rejected> {
     Cli::try_parse_from(args).map_err(|e| {
         if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
             // Help goes to stdout, styled when that is a terminal.
-            let _ = e.print();
-            return Rejected::Answered;
+            return Rejected::Answered(e.print());
         }
         let rendered = e.render().to_string();
         Rejected::Usage(rendered.trim().trim_start_matches("error: ").to_owned())

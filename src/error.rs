@@ -3,6 +3,7 @@
 //! Only this file knows exit numbers and the JSON `error.code` strings; every
 //! other module produces a variant and asks it for its [`ErrorCode`].
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::request::Tool;
@@ -129,16 +130,19 @@ impl ArgumentError {
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     #[error(
-        "{tool} pattern rejected by ripgrep (exit {status}): {stderr}\n{}",
-        pattern_advice(*tool)
+        "{tool} {} rejected by ripgrep (exit {status}): {stderr}\n{}",
+        rejection.what(),
+        rejection.advice()
     )]
     PatternRejected {
         tool: Tool,
+        rejection: Rejection,
         status: i32,
         stderr: String,
     },
     #[error(
-        "{tool} requires ripgrep (rg) on PATH, but `{rg}` could not be run (exit 127: {stderr}). Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable."
+        "{tool} could not run ripgrep `{rg}` (exit 127: {stderr}). {}",
+        not_run_advice(stderr)
     )]
     RgNotFound {
         tool: Tool,
@@ -152,7 +156,8 @@ pub enum SearchError {
         problem: RgMissing,
     },
     #[error(
-        "{tool} could not execute ripgrep `{rg}` (exit 126: {stderr}). Check that --rg / DSH_SEARCH_RG names an executable rg."
+        "{tool} could not execute ripgrep `{rg}` (exit 126: {stderr}). {}",
+        not_run_advice(stderr)
     )]
     RgNotExecutable {
         tool: Tool,
@@ -180,8 +185,15 @@ pub enum SearchError {
         status: i32,
         stderr: String,
     },
-    #[error("{tool} could not start `sh`: {reason}")]
-    SpawnFailed { tool: Tool, reason: String },
+    #[error(
+        "{tool} could not start /bin/sh in the workdir {}: {reason}",
+        workdir.display()
+    )]
+    SpawnFailed {
+        tool: Tool,
+        workdir: PathBuf,
+        reason: String,
+    },
     #[error(
         "{tool} failed: ripgrep was killed by signal {signal}{}",
         stderr_suffix(stderr)
@@ -205,10 +217,18 @@ pub enum SearchError {
     )]
     MalformedOutput { tool: Tool, detail: String },
     #[error(
-        "{tool} output is over the {cap}-byte cap on raw ripgrep output; {}, or raise --raw-output-max-bytes.",
-        tool.narrow_advice()
+        "{tool} output is over the {cap}-byte cap on raw ripgrep output{}; {}{}, or raise --raw-output-max-bytes.",
+        heavy_share(heavy),
+        tool.narrow_advice(),
+        match heavy.len() { 0 => "", 1 => " (leave that file out)", _ => " (leave those files out)" }
     )]
-    RawOutputOverflow { tool: Tool, cap: u64 },
+    RawOutputOverflow {
+        tool: Tool,
+        cap: u64,
+        /// The files that produced most of the output, with their share in
+        /// percent, largest first (grep; empty when no file stands out).
+        heavy: Vec<(String, u8)>,
+    },
     #[error(
         "{tool} timed out after {ms}ms; {} and retry, or raise --timeout-ms.",
         tool.narrow_advice()
@@ -242,6 +262,16 @@ impl SearchError {
     }
 }
 
+/// rg was resolved to a file that looked executable, but the shell could
+/// not run it (exit 126 or 127): say why it may be, not "install ripgrep".
+fn not_run_advice(stderr: &str) -> &'static str {
+    if stderr.contains("Permission denied") {
+        "That is a permission problem on that path (its mode, a directory on the way, or a noexec mount), not a missing ripgrep: fix the permission or point --rg / DSH_SEARCH_RG at an rg you may run."
+    } else {
+        "The file is there, so something it needs may be missing (its interpreter, a shared library): point --rg / DSH_SEARCH_RG at a working rg, or install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep)."
+    }
+}
+
 const INSTALL_ADVICE: &str = "Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.";
 
 /// Why the given rg cannot be run, and what to do about it.
@@ -265,15 +295,64 @@ fn rg_missing(tool: Tool, given: &str, problem: &RgMissing) -> String {
     }
 }
 
-fn pattern_advice(tool: Tool) -> &'static str {
-    match tool {
-        Tool::Glob => {
-            "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry."
-        }
-        Tool::Grep => {
-            "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally; the include glob must be valid too) and retry."
+/// What rg rejected, read from its message (SPEC §6); each kind has its
+/// own advice, and only a regex syntax error gets the escaping advice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejection {
+    /// `regex parse error:`
+    RegexSyntax,
+    /// The regex compiles to more than rg's size limit.
+    RegexTooBig,
+    /// A literal newline: rg matches one line at a time.
+    LineBreak,
+    /// glob's pattern is not a valid glob.
+    Glob,
+    /// grep's include is not a valid glob (the pattern itself is fine).
+    Include,
+}
+
+impl Rejection {
+    fn what(self) -> &'static str {
+        match self {
+            Self::RegexSyntax | Self::RegexTooBig | Self::LineBreak | Self::Glob => "pattern",
+            Self::Include => "include",
         }
     }
+
+    fn advice(self) -> &'static str {
+        match self {
+            Self::RegexSyntax => {
+                "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry."
+            }
+            Self::RegexTooBig => {
+                "The pattern is valid but compiles to a regex over ripgrep's size limit: use a shorter or simpler one (smaller repetition counts such as {1000}, fewer alternatives) and retry."
+            }
+            Self::LineBreak => {
+                "grep matches one line at a time, so a pattern cannot contain a line break (a newline or \\n): search for one line of the text instead."
+            }
+            Self::Glob => {
+                "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry."
+            }
+            Self::Include => {
+                "The pattern is fine; fix the include (ONE glob such as *.rs or *.{ts,tsx}: balance its [ ] and { } or escape them as [[] and [{]) and retry."
+            }
+        }
+    }
+}
+
+/// `, 98% of it from a.js` / `, 60% of it from a.js and 30% from b.js`.
+fn heavy_share(heavy: &[(String, u8)]) -> String {
+    let mut out = String::new();
+    for (i, (path, share)) in heavy.iter().enumerate() {
+        let joint = match i {
+            0 => ", ",
+            _ if i + 1 == heavy.len() => " and ",
+            _ => ", ",
+        };
+        let of_it = if i == 0 { " of it" } else { "" };
+        let _ = write!(out, "{joint}{share}%{of_it} from {path}");
+    }
+    out
 }
 
 fn stderr_suffix(stderr: &str) -> String {
@@ -336,11 +415,22 @@ mod tests {
         let overflow = SearchError::RawOutputOverflow {
             tool: Tool::Glob,
             cap: 20_000_000,
+            heavy: Vec::new(),
         }
         .to_string();
         assert_eq!(
             overflow,
             "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes."
+        );
+        let heavy = SearchError::RawOutputOverflow {
+            tool: Tool::Grep,
+            cap: 100,
+            heavy: vec![("a.js".into(), 60), ("b.js".into(), 30)],
+        }
+        .to_string();
+        assert_eq!(
+            heavy,
+            "grep output is over the 100-byte cap on raw ripgrep output, 60% of it from a.js and 30% from b.js; narrow pattern, path, or include (leave those files out), or raise --raw-output-max-bytes."
         );
     }
 }

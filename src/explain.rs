@@ -146,8 +146,15 @@ fn counts(r: &Report, s: &Settings) -> String {
                 .flat_map(|(_, m)| m.iter())
                 .filter(|m| m.line_truncated)
                 .count();
+            let binary = match r.binary_files.len() {
+                0 => String::new(),
+                n => format!(
+                    "; {} matched, lines not shown",
+                    count(n, "binary file", "binary files")
+                ),
+            };
             format!(
-                "{} in {} seen, {} shown (--grep-max-matches {}); {} cut at {} bytes",
+                "{} in {} seen, {} shown (--grep-max-matches {}); {} cut at {} bytes{binary}",
                 count(r.total, "match", "matches"),
                 count(r.total_files(), "file", "files"),
                 r.shown,

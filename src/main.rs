@@ -25,13 +25,18 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use crate::cli::{Action, Input, Rejected};
+use crate::error::{ErrorCode, Exit};
 use crate::stop::Stop;
 
 fn main() -> ExitCode {
+    run().into()
+}
+
+fn run() -> Exit {
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = match cli::parse(&args) {
         Ok(cli) => cli,
-        Err(Rejected::Answered) => return ExitCode::SUCCESS,
+        Err(Rejected::Answered(printed)) => return written(printed, Exit::Success),
         Err(Rejected::Usage(message)) => return usage_error(&message, &args),
     };
     let stop = Arc::new(Stop::new());
@@ -56,26 +61,24 @@ fn main() -> ExitCode {
             if let Some(explain) = &response.explain {
                 diag::write(explain);
             }
-            print(&response.stdout(settings.format));
-            response.exit.into()
+            print(&response.stdout(settings.format), response.exit)
         }
         Action::Schema => {
             let document = schema::document(&settings);
-            print(&format!("{document:#}\n"));
-            ExitCode::SUCCESS
+            print(&format!("{document:#}\n"), Exit::Success)
         }
         Action::Mcp => {
             signals::install(&stop);
-            mcp::serve(&settings, &stop).into()
+            mcp::serve(&settings, &stop)
         }
         Action::Generate(dir) => match generate::write_all(&cli::command(), &dir) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => Exit::Success,
             Err(e) => {
                 diag::note(&format!(
                     "dsh-search generate: cannot write under {}: {e}",
                     dir.display()
                 ));
-                ExitCode::FAILURE
+                Exit::Failed(ErrorCode::SearchFailed)
             }
         },
     }
@@ -85,18 +88,36 @@ fn main() -> ExitCode {
 /// 2 and is reported on stdout (SPEC §4): `Error: <message>`, or one JSON
 /// object when JSON output was asked for (SPEC §7). An agent sees only
 /// stdout.
-fn usage_error(message: &str, args: &[OsString]) -> ExitCode {
+fn usage_error(message: &str, args: &[OsString]) -> Exit {
     let text = if cli::wants_json(args) {
         render::json::usage_error(cli::tool_named(args), message).to_string()
     } else {
         render::text::error_message(message)
     };
-    print(&format!("{text}\n"));
-    ExitCode::from(error::ErrorCode::InvalidArgument.exit_code())
+    print(
+        &format!("{text}\n"),
+        Exit::Failed(ErrorCode::InvalidArgument),
+    )
 }
 
-/// Write `text` to stdout; a closed stdout (`| head`) is not worth a panic.
-fn print(text: &str) {
+/// Write `text` to stdout and end with `exit`, if it could be written.
+fn print(text: &str, exit: Exit) -> Exit {
     let mut out = io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    let printed = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    written(printed, exit)
+}
+
+/// SPEC §6 "Output": a reader that went away (EPIPE, `| head`) ends the
+/// call quietly with its own status; any other failure to write the result
+/// (`>/dev/full`, EIO) is exit 4 with a message on stderr, never a success
+/// with the result lost.
+fn written(printed: io::Result<()>, exit: Exit) -> Exit {
+    match printed {
+        Ok(()) => exit,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit,
+        Err(e) => {
+            diag::note(&format!("dsh-search: cannot write to stdout: {e}"));
+            Exit::Failed(ErrorCode::SearchFailed)
+        }
+    }
 }

@@ -86,6 +86,7 @@ pub fn output_schema(tool: Tool) -> Value {
             "shown": count,
             "truncated": {"type": "boolean"},
             "total_files": count,
+            "binary_files": {"type": "array", "items": {"type": "string"}},
             "spill": {
                 "anyOf": [
                     {"type": "null"},

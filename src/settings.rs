@@ -185,6 +185,8 @@ fn executable(path: &Path) -> Found {
             }
         }
         Ok(_) => Found::NotExecutable,
+        // There, perhaps, but a directory on the way may not be entered.
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Found::NotExecutable,
         Err(_) => Found::No,
     }
 }

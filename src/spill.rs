@@ -49,7 +49,15 @@ pub fn save(dir: &Path, tool: Tool, content: &str) -> Result<Saved, String> {
         .recursive(true)
         .mode(0o700)
         .create(dir)
-        .map_err(|e| describe("cannot create the spill directory", e))?;
+        .map_err(|e| match dangling_symlink(dir) {
+            Some((link, target)) => format!(
+                "cannot create the spill directory {}: {} is a symlink to {}, which does not exist",
+                dir.display(),
+                link.display(),
+                target.display()
+            ),
+            None => describe("cannot create the spill directory", e),
+        })?;
     let dir = dir
         .canonicalize()
         .map_err(|e| describe("cannot resolve the spill directory", e))?;
@@ -85,6 +93,19 @@ pub fn save(dir: &Path, tool: Tool, content: &str) -> Result<Saved, String> {
         )),
         Err(e) => Err(format!("cannot save {}: {}", target.display(), e.error)),
     }
+}
+
+/// The first of `dir` and its ancestors that is a symlink to nothing, and
+/// where it points: `create_dir_all` says only "File exists" there.
+fn dangling_symlink(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    dir.ancestors().find_map(|p| {
+        let meta = fs::symlink_metadata(p).ok()?;
+        if meta.file_type().is_symlink() && fs::metadata(p).is_err() {
+            Some((p.to_path_buf(), fs::read_link(p).ok()?))
+        } else {
+            None
+        }
+    })
 }
 
 /// A regular file (not a symlink) at `path` holding exactly `content`.

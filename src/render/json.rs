@@ -29,6 +29,8 @@ struct Success<'a> {
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     total_files: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    binary_files: Option<&'a [String]>,
     spill: Option<SpillJson<'a>>,
     spill_error: Option<&'a str>,
     warnings: Vec<String>,
@@ -84,15 +86,20 @@ struct ErrorJson<'a> {
 
 /// The envelope of a successful search.
 pub fn report(r: &Report) -> Value {
-    let (paths, files, total_files) = match &r.items {
-        Items::Glob(_) => (Some(r.glob_page()), None, None),
+    let (paths, files, total_files, binary_files) = match &r.items {
+        Items::Glob(_) => (Some(r.glob_page()), None, None, None),
         Items::Grep(_) => {
             let page = r
                 .grep_page()
                 .into_iter()
                 .map(|(path, matches)| FileJson { path, matches })
                 .collect();
-            (None, Some(page), Some(r.total_files()))
+            (
+                None,
+                Some(page),
+                Some(r.total_files()),
+                Some(r.binary_files.as_slice()),
+            )
         }
     };
     let (spill, spill_error) = match &r.spill {
@@ -117,6 +124,7 @@ pub fn report(r: &Report) -> Value {
         shown: r.shown,
         truncated: r.truncated(),
         total_files,
+        binary_files,
         spill,
         spill_error,
         warnings: text::warnings(r),

@@ -17,13 +17,22 @@ pub fn report(r: &Report) -> String {
         }
         Items::Grep(_) if r.is_empty() => "No matches found".to_owned(),
         Items::Glob(_) => paths(r.glob_page()),
+        Items::Grep(_) if r.total == 0 => format!(
+            "No matches found in text files\n\n{}",
+            binary_note(&r.binary_files, BINARY_NAMES, false)
+        ),
         Items::Grep(_) => {
             let header = if r.truncated() {
                 format!("Found {} of {} matches", r.shown, r.total)
             } else {
                 found(r.total)
             };
-            format!("{header}\n\n{}", groups(&r.grep_page()))
+            let mut page = format!("{header}\n\n{}", groups(&r.grep_page()));
+            if !r.binary_files.is_empty() {
+                page.push_str("\n\n");
+                page.push_str(&binary_note(&r.binary_files, BINARY_NAMES, true));
+            }
+            page
         }
     };
     if r.truncated() {
@@ -62,6 +71,25 @@ pub fn warnings(r: &Report) -> Vec<String> {
     out
 }
 
+/// Binary files named inline; the rest are counted (JSON and the spill
+/// file name them all).
+const BINARY_NAMES: usize = 20;
+
+/// The line naming the binary files that matched, at most `names` of them.
+fn binary_note(paths: &[String], names: usize, also: bool) -> String {
+    let count = paths.len();
+    let noun = if count == 1 { "file" } else { "files" };
+    let mut listed: Vec<Cow<'_, str>> = paths.iter().take(names).map(|p| escape_path(p)).collect();
+    if count > names {
+        listed.push(Cow::Owned(format!("and {} more", count - names)));
+    }
+    let lead = if also { "Also matched" } else { "Matched" };
+    format!(
+        "({lead} in {count} binary {noun}, lines not shown: {})",
+        listed.join(", ")
+    )
+}
+
 const NOTHING_SEARCHED: &str =
     "no file was searched: the include filter or ignore rules excluded every file";
 
@@ -83,7 +111,16 @@ pub fn complete(r: &Report) -> String {
                 .iter()
                 .map(|f: &FileMatches| (f.path.as_str(), f.matches.as_slice()))
                 .collect();
-            format!("{}\n\n{}", found(r.total), groups(&all))
+            let mut out = if r.total == 0 {
+                "No matches found in text files".to_owned()
+            } else {
+                format!("{}\n\n{}", found(r.total), groups(&all))
+            };
+            if !r.binary_files.is_empty() {
+                out.push_str("\n\n");
+                out.push_str(&binary_note(&r.binary_files, usize::MAX, r.total > 0));
+            }
+            out
         }
     }
 }
@@ -197,6 +234,7 @@ mod tests {
             items: Items::Grep(files),
             total: 3,
             shown,
+            binary_files: Vec::new(),
             nothing_searched: false,
             partial: None,
             spill: Spill::NotNeeded,
@@ -243,6 +281,7 @@ mod tests {
             items: Items::Glob(["a", "b\nc", "d"].into_iter().collect()),
             total: 3,
             shown: 2,
+            binary_files: Vec::new(),
             nothing_searched: false,
             partial: None,
             spill: Spill::NotSaved {

@@ -32,7 +32,12 @@ pub fn glob_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String
     Ok(words.join(" "))
 }
 
-/// `rg --json --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`].
+/// `rg --json --binary --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`].
+///
+/// `--binary` makes rg search binary files during a walk too (it skips them
+/// silently otherwise, so a log with one stray NUL reads as "no match");
+/// their `end` records then carry a `binary_offset`, and grep lists them
+/// without their lines (SPEC §2).
 pub fn grep_script(
     rg: &str,
     pattern: &str,
@@ -44,6 +49,7 @@ pub fn grep_script(
         quote(rg)?,
         "--no-config".to_owned(),
         "--json".to_owned(),
+        "--binary".to_owned(),
         format!("--regexp={}", quote(pattern)?),
     ];
     if let Some(include) = include {
@@ -80,11 +86,11 @@ mod tests {
     fn grep_line() {
         assert_eq!(
             grep_script("/opt/rg", "-e it's", Some("*.{ts,tsx}"), None).unwrap(),
-            r"exec '/opt/rg' --no-config --json --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
+            r"exec '/opt/rg' --no-config --json --binary --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
         );
         assert_eq!(
             grep_script("rg", "x", None, Some("a b")).unwrap(),
-            "exec 'rg' --no-config --json --regexp='x' -- 'a b'"
+            "exec 'rg' --no-config --json --binary --regexp='x' -- 'a b'"
         );
         assert_eq!(grep_script("rg", "x\0", None, None), Err(NulByte));
     }

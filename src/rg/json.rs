@@ -1,8 +1,11 @@
 //! The serde model of `rg --json` records, decoded one line at a time.
 //!
-//! Only `match` records matter to dsh-search; every other type (begin, end,
-//! context, summary, and any type a later rg adds) is checked to be a JSON
-//! object with a string `type` and then skipped without building a value.
+//! `match` records carry the matches; an `end` record with a non-null
+//! `binary_offset` says its file was binary (rg `--binary` searches such
+//! files and reports where it found the NUL byte). Every other record (a
+//! plain end, begin, context, summary, and any type a later rg adds) is
+//! checked to be a JSON object with a string `type` and then skipped
+//! without building a value.
 
 use std::borrow::Cow;
 
@@ -10,6 +13,17 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::Deserialize;
 use serde_json::value::RawValue;
+
+/// What one record says.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Record<'a> {
+    Match(MatchRecord<'a>),
+    /// The file at this path was binary (it had matches, or rg would not
+    /// print an `end` record for it).
+    Binary {
+        path: Cow<'a, [u8]>,
+    },
+}
 
 /// One matched line, borrowed from the record where rg's JSON allows.
 #[derive(Debug, PartialEq, Eq)]
@@ -28,6 +42,21 @@ struct Envelope<'a> {
     kind: Cow<'a, str>,
     #[serde(borrow, default)]
     data: Option<&'a RawValue>,
+}
+
+/// An `end` record: only its path and `binary_offset` are read.
+#[derive(Deserialize)]
+struct EndRecordJson<'a> {
+    #[serde(borrow)]
+    data: EndData<'a>,
+}
+
+#[derive(Deserialize)]
+struct EndData<'a> {
+    #[serde(borrow, default)]
+    path: Option<Data<'a>>,
+    #[serde(default)]
+    binary_offset: Option<u64>,
 }
 
 /// A whole match record, for the one-pass fast path.
@@ -90,9 +119,9 @@ struct Submatch {
 }
 
 /// Decode one non-blank line of `rg --json` output. `Ok(None)` for records
-/// that carry no match. The error says what was wrong, for the
+/// that say nothing dsh-search uses. The error says what was wrong, for the
 /// `SEARCH_FAILED` message.
-pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
+pub fn decode(line: &[u8]) -> Result<Option<Record<'_>>, String> {
     // Fast paths for the layout rg prints (`type` first): a match record is
     // decoded in one pass, the records that carry no match are not decoded.
     if line.starts_with(MATCH_PREFIX) {
@@ -103,7 +132,16 @@ pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
                 format!("not a JSON record: {e}")
             }
         })?;
-        return match_record(record.data).map(Some);
+        return match_record(record.data).map(|m| Some(Record::Match(m)));
+    }
+    if line.starts_with(END_PREFIX) {
+        // Most files are text: their end record is skipped undecoded.
+        if memchr::memmem::find(line, br#""binary_offset":null"#).is_some() {
+            return Ok(None);
+        }
+        let record: EndRecordJson<'_> = serde_json::from_slice(line)
+            .map_err(|e| format!("an end record is not of rg's form: {e}"))?;
+        return end_record(record.data);
     }
     if NO_MATCH_PREFIXES.iter().any(|p| line.starts_with(p)) {
         return Ok(None);
@@ -115,27 +153,81 @@ pub fn decode(line: &[u8]) -> Result<Option<MatchRecord<'_>>, String> {
     }
     let envelope: Envelope<'_> =
         serde_json::from_slice(line).map_err(|e| format!("not a JSON record: {e}"))?;
-    if envelope.kind != "match" {
+    let kind = envelope.kind;
+    if kind != "match" && kind != "end" {
         return Ok(None);
     }
     let data = envelope
         .data
-        .ok_or_else(|| "a match record has no data".to_owned())?;
+        .ok_or_else(|| format!("a {kind} record has no data"))?;
     if !is_object(data.get().as_bytes()) {
-        return Err("a match record's data is not an object".to_owned());
+        return Err(format!("a {kind} record's data is not an object"));
+    }
+    if kind == "end" {
+        let data: EndData<'_> = serde_json::from_str(data.get())
+            .map_err(|e| format!("an end record is not of rg's form: {e}"))?;
+        return end_record(data);
     }
     let data: MatchData<'_> = serde_json::from_str(data.get())
         .map_err(|e| format!("a match record is not of rg's form: {e}"))?;
-    match_record(data).map(Some)
+    match_record(data).map(|m| Some(Record::Match(m)))
 }
 
 const MATCH_PREFIX: &[u8] = br#"{"type":"match","data":{"#;
-const NO_MATCH_PREFIXES: [&[u8]; 4] = [
+const END_PREFIX: &[u8] = br#"{"type":"end","data":{"#;
+const NO_MATCH_PREFIXES: [&[u8]; 3] = [
     br#"{"type":"begin","data":{"#,
-    br#"{"type":"end","data":{"#,
     br#"{"type":"context","data":{"#,
     br#"{"type":"summary","data":{"#,
 ];
+
+/// The path of a match record, read from its opening bytes alone, as rg
+/// writes them (`{"type":"match","data":{"path":{"text":"…"` or
+/// `…{"bytes":"…"`): for a record that is cut off, or one not worth
+/// decoding whole. `None` for anything else.
+pub fn match_path(line: &[u8]) -> Option<Vec<u8>> {
+    let rest = line
+        .strip_prefix(MATCH_PREFIX)?
+        .strip_prefix(br#""path":{"#)?;
+    let (rest, base64) = if let Some(r) = rest.strip_prefix(br#""text":"#) {
+        (r, false)
+    } else {
+        (rest.strip_prefix(br#""bytes":"#)?, true)
+    };
+    // The JSON string, up to its closing quote (a quote after a backslash
+    // is escaped, unless that backslash is itself escaped).
+    let mut end = 1;
+    loop {
+        let quote = end + memchr::memchr(b'"', rest.get(end..)?)?;
+        let backslashes = rest[..quote]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes % 2 == 0 {
+            end = quote + 1;
+            break;
+        }
+        end = quote + 1;
+    }
+    let text: String = serde_json::from_slice(&rest[..end]).ok()?;
+    if base64 {
+        BASE64.decode(text.as_bytes()).ok()
+    } else {
+        Some(text.into_bytes())
+    }
+}
+
+fn end_record(data: EndData<'_>) -> Result<Option<Record<'_>>, String> {
+    if data.binary_offset.is_none() {
+        return Ok(None);
+    }
+    let path = data
+        .path
+        .ok_or_else(|| "an end record has no path".to_owned())
+        .and_then(|d| bytes_of(d, "path"))?;
+    Ok(Some(Record::Binary { path }))
+}
 
 fn match_record(data: MatchData<'_>) -> Result<MatchRecord<'_>, String> {
     let path = data
@@ -184,10 +276,55 @@ fn bytes_of<'a>(data: Data<'a>, field: &str) -> Result<Cow<'a, [u8]>, String> {
 mod tests {
     use super::*;
 
+    fn matched(line: &[u8]) -> MatchRecord<'_> {
+        match decode(line) {
+            Ok(Some(Record::Match(m))) => m,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_match_path_is_read_from_the_opening_bytes() {
+        let cut =
+            br#"{"type":"match","data":{"path":{"text":"dist/a \"b\".js"},"lines":{"text":"xxxx"#;
+        assert_eq!(match_path(cut), Some(b"dist/a \"b\".js".to_vec()));
+        let bytes = br#"{"type":"match","data":{"path":{"bytes":"YS//LnR4dA=="},"lin"#;
+        assert_eq!(match_path(bytes), Some(b"a/\xff.txt".to_vec()));
+        let backslash = br#"{"type":"match","data":{"path":{"text":"a\\"},"#;
+        assert_eq!(match_path(backslash), Some(b"a\\".to_vec()));
+        assert_eq!(
+            match_path(br#"{"type":"match","data":{"path":{"text":"unterminated"#),
+            None
+        );
+        assert_eq!(match_path(br#"{"type":"end","data":{}}"#), None);
+    }
+
+    #[test]
+    fn binary_files_are_named_by_their_end_record() {
+        let binary = br#"{"type":"end","data":{"path":{"text":"app.log"},"binary_offset":13,"stats":{"matches":1}}}"#;
+        assert_eq!(
+            decode(binary),
+            Ok(Some(Record::Binary {
+                path: Cow::Borrowed(&b"app.log"[..])
+            }))
+        );
+        let text =
+            br#"{"type":"end","data":{"path":{"text":"a.txt"},"binary_offset":null,"stats":{}}}"#;
+        assert_eq!(decode(text), Ok(None));
+        // Fields in another order take the general path.
+        let reordered = br#"{"data":{"binary_offset":0,"path":{"bytes":"/w=="}},"type":"end"}"#;
+        assert_eq!(
+            decode(reordered),
+            Ok(Some(Record::Binary {
+                path: Cow::Owned(vec![0xff])
+            }))
+        );
+    }
+
     #[test]
     fn text_match() {
         let line = br#"{"type":"match","data":{"path":{"text":"src/a.rs"},"lines":{"text":"fn main() {}\n"},"line_number":3,"absolute_offset":0,"submatches":[{"match":{"text":"main"},"start":3,"end":7}]}}"#;
-        let m = decode(line).unwrap().unwrap();
+        let m = matched(line);
         assert_eq!(&*m.path, b"src/a.rs");
         assert_eq!(&*m.line, b"fn main() {}\n");
         assert_eq!(m.line_number, 3);
@@ -198,12 +335,12 @@ mod tests {
     fn bytes_forms_and_escapes() {
         // "caf\xe9 x\n" and a path holding \xff.
         let line = br#"{"type":"match","data":{"path":{"bytes":"YS//LnR4dA=="},"lines":{"bytes":"Y2Fm6SB4Cg=="},"line_number":1,"submatches":[]}}"#;
-        let m = decode(line).unwrap().unwrap();
+        let m = matched(line);
         assert_eq!(&*m.path, b"a/\xff.txt");
         assert_eq!(&*m.line, b"caf\xe9 x\n");
         assert_eq!(m.first_match, None);
         let escaped = br#"{"type":"match","data":{"path":{"text":"a\"b"},"lines":{"text":"\u00e9\t\n"},"line_number":2,"submatches":[{"start":0,"end":2}]}}"#;
-        let m = decode(escaped).unwrap().unwrap();
+        let m = matched(escaped);
         assert_eq!(&*m.path, b"a\"b");
         assert_eq!(&*m.line, "é\t\n".as_bytes());
     }

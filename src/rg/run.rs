@@ -86,6 +86,11 @@ pub trait Sink: Send {
     fn chunk(&mut self, bytes: &[u8]);
     /// Called once after the last chunk when stdout ended normally.
     fn finish(&mut self) {}
+    /// After an overflow, the bytes the sink had not parsed yet, to be
+    /// looked over cheaply (grep tells which files made the output large).
+    fn skim(&mut self, _bytes: &[u8]) {}
+    /// Called once after an overflow, when every byte was chunked or skimmed.
+    fn overflowed(&mut self) {}
 }
 
 /// What to run.
@@ -249,7 +254,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<RawRun> {
         // Whatever ended the run, nothing of the group outlives it: sh has
         // not been reaped yet, so its group id cannot name a stranger.
         group.kill();
-        feed.finish(end.is_none(), &handback);
+        feed.finish(end, &handback);
         (end, pipes.stdout_bytes)
     });
     let status = child.wait();
@@ -544,16 +549,13 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
         }
     }
 
-    /// End the feed. `complete` when stdout ended normally: then every
-    /// byte reaches the sink and the sink is finished; otherwise the result
-    /// will not be used and the backlog is dropped.
-    fn finish(self, complete: bool, handback: &AtomicBool) {
-        match self {
-            Self::Inline { sink, .. } => {
-                if complete {
-                    sink.finish();
-                }
-            }
+    /// End the feed, as the run ended (`None`: normally). A normal end
+    /// gives the sink every byte, then finishes it; an overflow has the
+    /// rest skimmed; after a halt the result is not used and the backlog is
+    /// dropped.
+    fn finish(self, end: Option<End>, handback: &AtomicBool) {
+        let sink = match self {
+            Self::Inline { sink, .. } => sink,
             Self::Threaded { batch, tx, parser } => {
                 let _ = tx.send(batch);
                 handback.store(true, Ordering::SeqCst);
@@ -565,14 +567,21 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
                     Ok(None) => return,
                     Err(panic) => std::panic::resume_unwind(panic),
                 };
-                if complete {
-                    for batch in held.into_iter().chain(rx.try_iter()) {
-                        sink.chunk(&batch);
+                for batch in held.into_iter().chain(rx.try_iter()) {
+                    match end {
+                        None => sink.chunk(&batch),
+                        Some(End::Overflow) => sink.skim(&batch),
+                        Some(_) => break,
                     }
-                    sink.finish();
                 }
+                sink
             }
-            Self::Moving => {}
+            Self::Moving => return,
+        };
+        match end {
+            None => sink.finish(),
+            Some(End::Overflow) => sink.overflowed(),
+            Some(_) => {}
         }
     }
 }

@@ -4,12 +4,12 @@
 //! Previews are made as records arrive, so memory holds at most one preview
 //! per matched line, never rg's raw output.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use super::paths::Workdir;
 use super::preview::preview;
 use super::report::{FileMatches, LineMatch};
-use crate::rg::json;
+use crate::rg::json::{self, Record};
 use crate::rg::run::Sink;
 
 /// Decodes rg's JSON lines as they arrive and keeps the matches.
@@ -23,8 +23,28 @@ pub struct GrepSink<'w> {
     /// Displayed path → index in `files`.
     index: HashMap<Vec<u8>, usize>,
     files: Vec<(Vec<u8>, Vec<LineMatch>)>,
+    /// Displayed paths of files rg found binary (their matches are not shown).
+    binary: BTreeSet<Vec<u8>>,
     /// The first malformed record, described.
     error: Option<String>,
+    /// Raw output bytes per path rg printed (match records), to say which
+    /// files filled the output when it overflows. The current file's count
+    /// is kept aside: rg prints one file's records together.
+    sizes: HashMap<Vec<u8>, u64>,
+    current: (Vec<u8>, u64),
+}
+
+/// Of an overflowing output, the files that made at least this share.
+const HEAVY_SHARE: u64 = 25;
+/// ... and at most this many of them.
+const HEAVY_FILES: usize = 3;
+
+/// What the sink found: text files with their matched lines, and the
+/// binary files that matched.
+pub struct Found {
+    pub files: Vec<FileMatches>,
+    /// Displayed paths, in byte order.
+    pub binary_files: Vec<String>,
 }
 
 impl<'w> GrepSink<'w> {
@@ -36,7 +56,69 @@ impl<'w> GrepSink<'w> {
             records: 0,
             index: HashMap::new(),
             files: Vec::new(),
+            binary: BTreeSet::new(),
             error: None,
+            sizes: HashMap::new(),
+            current: (Vec::new(), 0),
+        }
+    }
+
+    /// Count `bytes` of raw output against `path`.
+    fn tally(&mut self, path: &[u8], bytes: u64) {
+        if self.current.0 != path {
+            let (done, n) = std::mem::replace(&mut self.current, (path.to_vec(), 0));
+            if n > 0 {
+                *self.sizes.entry(done).or_default() += n;
+            }
+        }
+        self.current.1 += bytes;
+    }
+
+    /// The files that produced most of an overflowing output: each with its
+    /// share in percent, largest first (SPEC §6: say which file to leave out).
+    pub fn heavy(&mut self) -> Vec<(String, u8)> {
+        let (path, n) = std::mem::take(&mut self.current);
+        if n > 0 {
+            *self.sizes.entry(path).or_default() += n;
+        }
+        let total: u64 = self.sizes.values().sum();
+        let mut sizes: Vec<(&Vec<u8>, u64)> = self.sizes.iter().map(|(p, &n)| (p, n)).collect();
+        sizes.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        sizes
+            .into_iter()
+            .take(HEAVY_FILES)
+            .filter(|&(_, n)| total > 0 && n * 100 / total >= HEAVY_SHARE)
+            .map(|(path, n)| {
+                let shown = self.workdir.display(path);
+                let share = u8::try_from(n * 100 / total).unwrap_or(100);
+                (String::from_utf8_lossy(&shown).into_owned(), share)
+            })
+            .collect()
+    }
+
+    /// Split `bytes` into records (the last may stay pending) for `each`.
+    fn records(&mut self, mut bytes: &[u8], each: fn(&mut Self, &[u8])) {
+        if !self.pending.is_empty() {
+            let Some(end) = memchr::memchr(b'\n', bytes) else {
+                self.pending.extend_from_slice(bytes);
+                return;
+            };
+            let mut line = std::mem::take(&mut self.pending);
+            line.extend_from_slice(&bytes[..end]);
+            each(self, &line);
+            bytes = &bytes[end + 1..];
+        }
+        while let Some(end) = memchr::memchr(b'\n', bytes) {
+            each(self, &bytes[..end]);
+            bytes = &bytes[end + 1..];
+        }
+        self.pending.extend_from_slice(bytes);
+    }
+
+    /// A record looked over only for its path and size.
+    fn skim_line(&mut self, line: &[u8]) {
+        if let Some(path) = json::match_path(line) {
+            self.tally(&path, line.len() as u64 + 1);
         }
     }
 
@@ -47,7 +129,13 @@ impl<'w> GrepSink<'w> {
         self.records += 1;
         match json::decode(line) {
             Ok(None) => {}
-            Ok(Some(record)) => {
+            Ok(Some(Record::Binary { path })) => {
+                self.binary.insert(self.workdir.display(&path).into_owned());
+            }
+            Ok(Some(Record::Match(record))) => {
+                let size = line.len() as u64 + 1;
+                let raw_path = record.path.clone();
+                self.tally(&raw_path, size);
                 let preview = preview(&record.line, record.first_match, self.line_cap);
                 let entry = LineMatch {
                     line_number: record.line_number,
@@ -79,14 +167,17 @@ impl<'w> GrepSink<'w> {
     }
 
     pub fn has_matches(&self) -> bool {
-        !self.files.is_empty()
+        !self.files.is_empty() || !self.binary.is_empty()
     }
 
-    /// The files, by path in byte order, their lines by number.
-    pub fn into_files(self) -> Vec<FileMatches> {
+    /// The text files, by path in byte order, their lines by number; and
+    /// the binary files that matched, whose lines are never shown (SPEC §2).
+    pub fn into_found(self) -> Found {
+        let binary = self.binary;
         let mut files = self.files;
+        files.retain(|(path, _)| !binary.contains(path));
         files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        files
+        let files = files
             .into_iter()
             .map(|(path, mut matches)| {
                 matches.sort_by_key(|m| m.line_number);
@@ -95,32 +186,36 @@ impl<'w> GrepSink<'w> {
                     matches,
                 }
             })
-            .collect()
+            .collect();
+        Found {
+            files,
+            binary_files: binary
+                .into_iter()
+                .map(|p| String::from_utf8_lossy(&p).into_owned())
+                .collect(),
+        }
     }
 }
 
 impl Sink for GrepSink<'_> {
-    fn chunk(&mut self, mut bytes: &[u8]) {
-        if !self.pending.is_empty() {
-            let Some(end) = memchr::memchr(b'\n', bytes) else {
-                self.pending.extend_from_slice(bytes);
-                return;
-            };
-            let mut line = std::mem::take(&mut self.pending);
-            line.extend_from_slice(&bytes[..end]);
-            self.line(&line);
-            bytes = &bytes[end + 1..];
-        }
-        while let Some(end) = memchr::memchr(b'\n', bytes) {
-            self.line(&bytes[..end]);
-            bytes = &bytes[end + 1..];
-        }
-        self.pending.extend_from_slice(bytes);
+    fn chunk(&mut self, bytes: &[u8]) {
+        self.records(bytes, Self::line);
     }
 
     fn finish(&mut self) {
         let line = std::mem::take(&mut self.pending);
         self.line(&line);
+    }
+
+    fn skim(&mut self, bytes: &[u8]) {
+        self.records(bytes, Self::skim_line);
+    }
+
+    fn overflowed(&mut self) {
+        // A record cut off by the cap (a minified file's one huge line)
+        // still names its file in its first bytes.
+        let line = std::mem::take(&mut self.pending);
+        self.skim_line(&line);
     }
 }
 
@@ -154,7 +249,7 @@ mod tests {
             }
             sink.finish();
             assert_eq!(sink.error(), None);
-            let files = sink.into_files();
+            let files = sink.into_found().files;
             let got: Vec<(String, Vec<u64>)> = files
                 .iter()
                 .map(|f| {

@@ -2,6 +2,7 @@
 //! how rg ended (SPEC §6, with the partial-search rule of §4), and turn its
 //! output into a [`Report`]. Knows nothing of text or JSON layout.
 
+mod classify;
 pub mod glob;
 pub mod grep;
 pub mod paths;
@@ -10,19 +11,19 @@ pub mod report;
 mod sort;
 
 use std::io;
-use std::os::unix::process::ExitStatusExt;
 use std::time::Instant;
 
 use crate::error::SearchError;
 use crate::request::{Request, Tool};
 use crate::rg::command;
-use crate::rg::run::{self, End, RawRun, Sink, Spec};
+use crate::rg::run::{self, RawRun, Sink, Spec};
 use crate::settings::Settings;
 use crate::stop::{self, Budget, Halt, Stop};
+use classify::{Verdict, classify};
 use glob::GlobSink;
 use grep::GrepSink;
 use paths::Workdir;
-use report::{Items, Partial, Report, Spill};
+use report::{Items, Report, Spill};
 
 /// E2BIG: the argument list is too long for `execve`.
 const E2BIG: i32 = 7;
@@ -79,6 +80,7 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
         return Outcome {
             result: Err(SearchError::SpawnFailed {
                 tool,
+                workdir: settings.workdir.clone(),
                 reason: "the rg path holds a NUL byte".to_owned(),
             }),
             script: String::new(),
@@ -110,42 +112,8 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
         stdout_cap: settings.limits.raw_output_max_bytes,
     };
     let (raw, result) = match request {
-        Request::Glob(_) => {
-            let mut sink = GlobSink::default();
-            match execute(tool, &spec, &mut sink) {
-                Err(e) => (None, Err(e)),
-                Ok(raw) => {
-                    let listed = glob::lists_a_path(&sink.bytes, &workdir);
-                    // Ordering stats every path: only for a result that stands.
-                    let result = classify(tool, settings, &raw, listed, None).and_then(|v| {
-                        let items =
-                            glob::ordered_paths(sink.bytes, &workdir, settings.glob_sort, budget)
-                                .map_err(|halt| halted(tool, halt, settings))?;
-                        Ok(report(tool, Items::Glob(items), v, settings))
-                    });
-                    (Some(raw), result)
-                }
-            }
-        }
-        Request::Grep(_) => {
-            let mut sink = GrepSink::new(&workdir, settings.limits.grep_max_line_bytes);
-            match execute(tool, &spec, &mut sink) {
-                Err(e) => (None, Err(e)),
-                Ok(raw) => {
-                    let malformed = sink.error().map(str::to_owned);
-                    let verdict = classify(
-                        tool,
-                        settings,
-                        &raw,
-                        sink.has_matches(),
-                        malformed.as_deref(),
-                    );
-                    let result =
-                        verdict.map(|v| report(tool, Items::Grep(sink.into_files()), v, settings));
-                    (Some(raw), result)
-                }
-            }
-        }
+        Request::Glob(_) => run_glob(request, settings, &spec, &workdir),
+        Request::Grep(_) => run_grep(request, settings, &spec, &workdir),
     };
     Outcome {
         result,
@@ -155,9 +123,70 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
     }
 }
 
+/// What a run gave: the facts, when rg started, and the result.
+type Ran = (Option<RawRun>, Result<Report, SearchError>);
+
+fn run_glob(request: &Request, settings: &Settings, spec: &Spec<'_>, workdir: &Workdir) -> Ran {
+    let tool = request.tool();
+    let mut sink = GlobSink::default();
+    let raw = match execute(tool, spec, &mut sink) {
+        Err(e) => return (None, Err(e)),
+        Ok(raw) => raw,
+    };
+    let listed = glob::lists_a_path(&sink.bytes, workdir);
+    // Ordering stats every path: only for a result that stands.
+    let result = classify(request, settings, &raw, listed, None).and_then(|v| {
+        let items = glob::ordered_paths(sink.bytes, workdir, settings.glob_sort, spec.budget)
+            .map_err(|halt| halted(tool, halt, settings))?;
+        Ok(report(tool, Items::Glob(items), v, settings))
+    });
+    (Some(raw), result)
+}
+
+fn run_grep(request: &Request, settings: &Settings, spec: &Spec<'_>, workdir: &Workdir) -> Ran {
+    let tool = request.tool();
+    let mut sink = GrepSink::new(workdir, settings.limits.grep_max_line_bytes);
+    let raw = match execute(tool, spec, &mut sink) {
+        Err(e) => return (None, Err(e)),
+        Ok(raw) => raw,
+    };
+    let malformed = sink.error().map(str::to_owned);
+    let verdict = match classify(
+        request,
+        settings,
+        &raw,
+        sink.has_matches(),
+        malformed.as_deref(),
+    ) {
+        // Say which files made the output too large (SPEC §6).
+        Err(SearchError::RawOutputOverflow { tool, cap, .. }) => {
+            Err(SearchError::RawOutputOverflow {
+                tool,
+                cap,
+                heavy: sink.heavy(),
+            })
+        }
+        other => other,
+    };
+    let result = verdict.map(|v| {
+        let found = sink.into_found();
+        let mut report = report(tool, Items::Grep(found.files), v, settings);
+        report.binary_files = found.binary_files;
+        report
+    });
+    (Some(raw), result)
+}
+
 fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
     let problem = match std::fs::metadata(&settings.workdir) {
-        Ok(meta) if meta.is_dir() => return Ok(()),
+        // sh must be able to enter it (search permission on the directory).
+        Ok(meta) if meta.is_dir() => match rustix::fs::access(
+            &settings.workdir,
+            rustix::fs::Access::EXEC_OK | rustix::fs::Access::READ_OK,
+        ) {
+            Ok(()) => return Ok(()),
+            Err(e) => format!("cannot be entered and read ({})", io::Error::from(e)),
+        },
         Ok(_) => "is not a directory".to_owned(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => "does not exist".to_owned(),
         Err(e) => format!("cannot be read ({e})"),
@@ -170,6 +199,7 @@ fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
 }
 
 fn execute<S: Sink>(tool: Tool, spec: &Spec<'_>, sink: &mut S) -> Result<RawRun, SearchError> {
+    let workdir = spec.workdir.to_path_buf();
     run::run(spec, sink).map_err(|e| {
         if e.raw_os_error() == Some(E2BIG) {
             SearchError::CommandTooLong {
@@ -179,118 +209,15 @@ fn execute<S: Sink>(tool: Tool, spec: &Spec<'_>, sink: &mut S) -> Result<RawRun,
         } else {
             SearchError::SpawnFailed {
                 tool,
+                workdir,
                 reason: e.to_string(),
             }
         }
     })
 }
 
-/// How a run that produced output should be reported.
-#[derive(Debug, PartialEq, Eq)]
-enum Verdict {
-    Complete,
-    NothingSearched,
-    Partial(Partial),
-}
-
-/// rg's stderr when a pattern (regex, glob, include) was rejected.
-const PATTERN_ERRORS: [&str; 5] = [
-    "regex parse error",
-    "error parsing glob",
-    "is not allowed in a regex",
-    "exceeds size limit",
-    "regex could not be compiled",
-];
-const NOTHING_SEARCHED: &str = "No files were searched";
-/// rg's stderr when the given path cannot be searched at all.
-const TARGET_ERRORS: [&str; 3] = [
-    "No such file or directory",
-    "Permission denied",
-    "Not a directory",
-];
-
-/// SPEC §6: rg exit 0 → results, 1 → empty, anything else an error, except
-/// exit 2 after results (partial) or with nothing searched (empty).
-fn classify(
-    tool: Tool,
-    settings: &Settings,
-    raw: &RawRun,
-    has_results: bool,
-    malformed: Option<&str>,
-) -> Result<Verdict, SearchError> {
-    let status = match raw.end {
-        End::Halted(halt) => return Err(halted(tool, halt, settings)),
-        End::Overflow => {
-            return Err(SearchError::RawOutputOverflow {
-                tool,
-                cap: settings.limits.raw_output_max_bytes,
-            });
-        }
-        End::Exited(status) => status,
-    };
-    let stderr = || raw.stderr.excerpt();
-    if let Some(signal) = status.signal() {
-        return Err(SearchError::RgKilled {
-            tool,
-            signal,
-            stderr: stderr(),
-        });
-    }
-    let code = status.code().unwrap_or(-1);
-    let pattern_error = || PATTERN_ERRORS.iter().any(|p| raw.stderr.contains(p));
-    if code == 2 && pattern_error() {
-        return Err(SearchError::PatternRejected {
-            tool,
-            status: code,
-            stderr: stderr(),
-        });
-    }
-    if let Some(detail) = malformed {
-        if matches!(code, 0..=2) {
-            return Err(SearchError::MalformedOutput {
-                tool,
-                detail: detail.to_owned(),
-            });
-        }
-    }
-    match code {
-        0 | 1 => Ok(Verdict::Complete),
-        2 if has_results => Ok(Verdict::Partial(Partial {
-            paths: raw.stderr.lines.max(1),
-            first_error: raw.stderr.first_line(),
-        })),
-        2 if raw.stderr.contains(NOTHING_SEARCHED) => Ok(Verdict::NothingSearched),
-        2 if TARGET_ERRORS.iter().any(|e| raw.stderr.contains(e)) => Err(SearchError::Target {
-            tool,
-            status: code,
-            stderr: stderr(),
-        }),
-        127 => Err(SearchError::RgNotFound {
-            tool,
-            rg: settings.rg.given.clone(),
-            stderr: stderr(),
-        }),
-        126 => Err(SearchError::RgNotExecutable {
-            tool,
-            rg: settings.rg.given.clone(),
-            stderr: stderr(),
-        }),
-        // A shell that did not `exec` rg reports its death as 128 + signal.
-        129..=192 => Err(SearchError::RgKilled {
-            tool,
-            signal: code - 128,
-            stderr: stderr(),
-        }),
-        _ => Err(SearchError::RgFailed {
-            tool,
-            status: code,
-            stderr: stderr(),
-        }),
-    }
-}
-
 /// The error of a search that `halt` stopped.
-fn halted(tool: Tool, halt: Halt, settings: &Settings) -> SearchError {
+pub(super) fn halted(tool: Tool, halt: Halt, settings: &Settings) -> SearchError {
     match halt {
         Halt::TimedOut => SearchError::TimedOut {
             tool,
@@ -317,6 +244,7 @@ fn report(tool: Tool, items: Items, verdict: Verdict, settings: &Settings) -> Re
         items,
         total,
         shown: total.min(cap),
+        binary_files: Vec::new(),
         nothing_searched: verdict == Verdict::NothingSearched,
         partial: match verdict {
             Verdict::Partial(p) => Some(p),

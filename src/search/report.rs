@@ -106,6 +106,9 @@ pub struct Report {
     pub total: usize,
     /// How many of them the inline page shows.
     pub shown: usize,
+    /// grep: files rg found binary that matched, by displayed path in byte
+    /// order; their lines are not shown (SPEC §2).
+    pub binary_files: Vec<String>,
     /// rg searched nothing (grep: include or ignore rules excluded every file).
     pub nothing_searched: bool,
     pub partial: Option<Partial>,
@@ -117,8 +120,9 @@ impl Report {
         self.shown < self.total
     }
 
+    /// Nothing matched at all: no path, no line, no binary file.
     pub fn is_empty(&self) -> bool {
-        self.total == 0
+        self.total == 0 && self.binary_files.is_empty()
     }
 
     /// Files in the complete grep result (0 for glob).

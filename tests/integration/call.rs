@@ -224,7 +224,7 @@ fn call_pattern_errors_equal_argv_pattern_errors() {
             && text.contains("regex parse error:")
             && text.contains("unclosed group")
             && text.ends_with(
-                "\nFix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally; the include glob must be valid too) and retry.\n"
+                "\nFix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry.\n"
             ),
         "{text}"
     );
@@ -312,7 +312,7 @@ const ARGUMENT_ERRORS: &[(&str, &str, &str, &str)] = &[
         "glob",
         "",
         "arguments",
-        r#"glob arguments are not valid JSON (EOF while parsing a value at line 1 column 0); pass an object such as {"pattern": "..."}"#,
+        r#"glob got no arguments: pass a JSON object such as {"pattern": "..."}, on the command line or on stdin"#,
     ),
     (
         "grep",

@@ -45,7 +45,7 @@ fn a_successful_grep() {
         &e,
         &[
             &format!(
-                "sh -c:    exec {} --no-config --json --regexp='fn'",
+                "sh -c:    exec {} --no-config --json --binary --regexp='fn'",
                 quoted_rg()
             ),
             &format!("workdir:  {}", t.root()),

@@ -145,16 +145,17 @@ fn gitignored_and_hidden_files_are_not_searched() {
 }
 
 #[test]
-fn hidden_and_binary_files_named_as_path_are_searched() {
+fn hidden_files_named_as_path_are_searched_and_binary_files_are_listed() {
     let t = TestDir::new();
     t.write(".hidden.txt", "hit hidden\n");
     t.write("bin.dat", b"hit one\n\0bin\nhit two\n");
     t.write("a.txt", "hit a\n");
-    // In a tree walk rg skips a file with a NUL byte as binary.
+    // A file with a NUL byte is binary: listed, in a walk and when named,
+    // its lines never shown (SPEC §2).
     assert_out(
         &t.run(&["grep", "hit"]),
         0,
-        "Found 1 match\n\na.txt\nLine 1: hit a\n",
+        "Found 1 match\n\na.txt\nLine 1: hit a\n\n(Also matched in 1 binary file, lines not shown: bin.dat)\n",
     );
     assert_out(
         &t.run(&["grep", "hit", ".hidden.txt"]),
@@ -164,7 +165,7 @@ fn hidden_and_binary_files_named_as_path_are_searched() {
     assert_out(
         &t.run(&["grep", "hit", "bin.dat"]),
         0,
-        "Found 2 matches\n\nbin.dat\nLine 1: hit one\nLine 3: hit two\n",
+        "No matches found in text files\n\n(Matched in 1 binary file, lines not shown: bin.dat)\n",
     );
 }
 

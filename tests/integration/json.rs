@@ -27,7 +27,7 @@ const GLOB_KEYS: [&str; 12] = [
     "warnings",
     "text",
 ];
-const GREP_KEYS: [&str; 13] = [
+const GREP_KEYS: [&str; 14] = [
     "version",
     "tool",
     "ok",
@@ -37,6 +37,7 @@ const GREP_KEYS: [&str; 13] = [
     "shown",
     "truncated",
     "total_files",
+    "binary_files",
     "spill",
     "spill_error",
     "warnings",
@@ -232,7 +233,7 @@ fn grep_results() {
                     {"line_number": 3, "preview": "fn beta() {}", "line_truncated": false},
                 ]},
             ],
-            "total": 3, "shown": 3, "truncated": false, "total_files": 2,
+            "total": 3, "shown": 3, "truncated": false, "total_files": 2, "binary_files": [],
             "spill": null, "spill_error": null, "warnings": [], "text": text,
         })
     );
@@ -257,7 +258,7 @@ fn glob_empty() {
 fn grep_empty_envelope(warnings: &[&str], text: &str) -> Value {
     json!({
         "version": 1, "tool": "grep", "ok": true, "status": "empty",
-        "files": [], "total": 0, "shown": 0, "truncated": false, "total_files": 0,
+        "files": [], "total": 0, "shown": 0, "truncated": false, "total_files": 0, "binary_files": [],
         "spill": null, "spill_error": null, "warnings": warnings, "text": text,
     })
 }
@@ -357,7 +358,7 @@ fn capped_grep_with_spill() {
         json!({
             "version": 1, "tool": "grep", "ok": true, "status": "results",
             "files": [m("a.txt"), m("b.txt"), m("c.txt")],
-            "total": 4, "shown": 3, "truncated": true, "total_files": 4,
+            "total": 4, "shown": 3, "truncated": true, "total_files": 4, "binary_files": [],
             "spill": {"locator": locator, "retrieval_hint": hint},
             "spill_error": null, "warnings": [],
             "text": format!(
@@ -392,7 +393,7 @@ fn capped_without_spill() {
         json!({
             "version": 1, "tool": "grep", "ok": true, "status": "results",
             "files": [{"path": "a.txt", "matches": [{"line_number": 1, "preview": "hit", "line_truncated": false}]}],
-            "total": 4, "shown": 1, "truncated": true, "total_files": 4,
+            "total": 4, "shown": 1, "truncated": true, "total_files": 4, "binary_files": [],
             "spill": null, "spill_error": reason,
             "warnings": [format!("the complete result could not be saved: {reason}")],
             "text": "Found 1 of 4 matches\n\na.txt\nLine 1: hit\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)",
@@ -445,7 +446,7 @@ fn search_invalid_pattern() {
     );
     assert!(message.contains("unclosed group"), "{message}");
     assert!(
-        message.ends_with("the include glob must be valid too) and retry."),
+        message.ends_with("with a backslash to match them literally) and retry."),
         "{message}"
     );
     assert_eq!(

@@ -24,6 +24,12 @@ mod explain;
 mod glob;
 // grep against real rg: grouping, caps, previews, paths, environment.
 mod grep;
+// Matches in binary files: listed, their lines never shown.
+mod binary;
+// stdout and stderr that cannot be written.
+mod output;
+// Messages that say what is wrong and what to do.
+mod messages;
 // Verbatim arguments, argument errors and usage errors.
 mod arguments;
 // Fault injection: fake rg scripts, signals, timeouts, orphans, malformed output.

@@ -116,11 +116,17 @@ impl Server {
     }
 
     /// Start `cmd` (a `dsh-search … mcp` command line) with piped stdio.
-    pub fn spawn(mut cmd: std::process::Command) -> Self {
+    pub fn spawn(cmd: std::process::Command) -> Self {
+        Self::spawn_with_stderr(cmd, Stdio::piped())
+    }
+
+    /// The same, with stderr going to `stderr` (a pipe the test reads, or
+    /// anything else, such as `/dev/full`).
+    pub fn spawn_with_stderr(mut cmd: std::process::Command, stderr: impl Into<Stdio>) -> Self {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let stdin = child.stdin.take();
@@ -134,10 +140,12 @@ impl Server {
                 }
             }
         });
-        let mut err = child.stderr.take().unwrap();
+        let err = child.stderr.take();
         let stderr = std::thread::spawn(move || {
             let mut text = String::new();
-            let _ = err.read_to_string(&mut text);
+            if let Some(mut err) = err {
+                let _ = err.read_to_string(&mut text);
+            }
             text
         });
         Self {

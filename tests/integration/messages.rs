@@ -1,0 +1,173 @@
+//! Messages an agent or a person can act on: each names what is wrong and
+//! what to do, byte for byte.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+
+use serde_json::Value;
+
+use crate::harness::{TestDir, assert_out};
+
+const HELP: &str = "\n\nFor more information, try '--help'.\n";
+
+#[test]
+fn a_zero_or_non_number_cap_says_what_a_number_must_be() {
+    let t = TestDir::new();
+    assert_out(
+        &t.run(&["--timeout-ms", "0", "grep", "x"]),
+        2,
+        &format!("Error: invalid value '0' for '--timeout-ms <N>': must be at least 1{HELP}"),
+    );
+    assert_out(
+        &t.run(&["grep", "x", "--grep-max-matches=ten"]),
+        2,
+        &format!(
+            "Error: invalid value 'ten' for '--grep-max-matches <N>': must be a whole number of at least 1{HELP}"
+        ),
+    );
+    let out = t
+        .cmd()
+        .env("DSH_SEARCH_RAW_OUTPUT_MAX_BYTES", "0")
+        .args(["glob", "*"])
+        .output()
+        .unwrap();
+    assert_out(
+        &out,
+        2,
+        &format!(
+            "Error: invalid value '0' for '--raw-output-max-bytes <N>': must be at least 1{HELP}"
+        ),
+    );
+}
+
+#[test]
+fn invalid_utf8_names_the_argument() {
+    let t = TestDir::new();
+    let bad = OsStr::from_bytes(b"a\xffb");
+    for (args, name) in [
+        (vec![OsStr::new("grep"), bad], "<PATTERN>"),
+        (vec![OsStr::new("glob"), OsStr::new("*"), bad], "[PATH]"),
+        (
+            vec![
+                OsStr::new("grep"),
+                OsStr::new("x"),
+                OsStr::new("--include"),
+                bad,
+            ],
+            "--include <GLOB>",
+        ),
+        (
+            vec![OsStr::new("--rg"), bad, OsStr::new("grep"), OsStr::new("x")],
+            "--rg <PATH>",
+        ),
+    ] {
+        let out = t.cmd().args(&args).output().unwrap();
+        assert_out(
+            &out,
+            2,
+            &format!(
+                "Error: {name} is not valid UTF-8 (it reads \"a\u{fffd}b\"); dsh-search passes every value to rg as text\n"
+            ),
+        );
+    }
+}
+
+#[test]
+fn call_without_arguments_says_so() {
+    let t = TestDir::new();
+    let want = "Error: grep got no arguments: pass a JSON object such as {\"pattern\": \"...\"}, on the command line or on stdin\n";
+    assert_out(
+        &t.cmd()
+            .args(["call", "grep"])
+            .write_stdin("")
+            .output()
+            .unwrap(),
+        2,
+        want,
+    );
+    assert_out(
+        &t.cmd()
+            .args(["call", "grep", "-"])
+            .write_stdin("  \n")
+            .output()
+            .unwrap(),
+        2,
+        want,
+    );
+    assert_out(&t.run(&["call", "grep", ""]), 2, want);
+}
+
+#[test]
+fn a_lone_surrogate_in_call_json_is_named() {
+    let t = TestDir::new();
+    assert_out(
+        &t.run(&["call", "grep", r#"{"pattern":"\ud800"}"#]),
+        2,
+        "Error: grep arguments are not valid JSON: a string holds a \\u escape that is no character (a lone UTF-16 surrogate such as \\ud800, or fewer than 4 hex digits); write the character itself, or a full surrogate pair (unexpected end of hex escape at line 1 column 19)\n",
+    );
+}
+
+#[test]
+fn a_dangling_symlink_spill_dir_is_named() {
+    let t = TestDir::new();
+    t.write("a.txt", "x\nx\n");
+    let link = t.path().join("spill");
+    std::os::unix::fs::symlink("/nonexistent/cache", &link).unwrap();
+    let out = t
+        .cmd()
+        .args([
+            "--format",
+            "json",
+            "--spill-dir",
+            link.to_str().unwrap(),
+            "--grep-max-matches",
+            "1",
+            "grep",
+            "x",
+        ])
+        .output()
+        .unwrap();
+    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        envelope["spill_error"],
+        format!(
+            "cannot create the spill directory {0}: {0} is a symlink to /nonexistent/cache, which does not exist",
+            link.display()
+        )
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn one_file_that_fills_the_output_is_named() {
+    let t = TestDir::new();
+    // One minified line of 2 MB with 200,000 matches: its record alone is
+    // far over the cap.
+    t.write("dist/bundle.min.js", "var the=1;".repeat(200_000) + "\n");
+    assert_out(
+        &t.run(&["--raw-output-max-bytes", "1000000", "grep", "the"]),
+        5,
+        "Error: grep output is over the 1000000-byte cap on raw ripgrep output, 100% of it from dist/bundle.min.js; narrow pattern, path, or include (leave that file out), or raise --raw-output-max-bytes.\n",
+    );
+}
+
+#[test]
+fn a_workdir_that_cannot_be_entered_is_named() {
+    // As root every directory can be entered: nothing to test there.
+    if rustix::process::geteuid().is_root() {
+        return;
+    }
+    let t = TestDir::new();
+    let locked = t.mkdir("locked");
+    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+    let out = t.run(&["-C", locked.to_str().unwrap(), "grep", "x"]);
+    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    assert_out(
+        &out,
+        4,
+        &format!(
+            "Error: grep cannot run: the workdir {} cannot be entered and read (Permission denied (os error 13)). Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.\n",
+            locked.display()
+        ),
+    );
+}
