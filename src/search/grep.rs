@@ -28,9 +28,11 @@ pub struct GrepSink<'w> {
     /// The first malformed record, described.
     error: Option<String>,
     /// Raw output bytes per path rg printed (match records), to say which
-    /// files filled the output when it overflows. The current file's count
-    /// is kept aside: rg prints one file's records together.
-    sizes: HashMap<Vec<u8>, u64>,
+    /// files filled the output when it overflows. rg prints one file's
+    /// records together, so a file's count is kept aside until the path
+    /// changes, then appended here: no lookup per record (summed only when
+    /// the output overflows).
+    sizes: Vec<(Vec<u8>, u64)>,
     current: (Vec<u8>, u64),
 }
 
@@ -58,7 +60,7 @@ impl<'w> GrepSink<'w> {
             files: Vec::new(),
             binary: BTreeSet::new(),
             error: None,
-            sizes: HashMap::new(),
+            sizes: Vec::new(),
             current: (Vec::new(), 0),
         }
     }
@@ -66,9 +68,9 @@ impl<'w> GrepSink<'w> {
     /// Count `bytes` of raw output against `path`.
     fn tally(&mut self, path: &[u8], bytes: u64) {
         if self.current.0 != path {
-            let (done, n) = std::mem::replace(&mut self.current, (path.to_vec(), 0));
-            if n > 0 {
-                *self.sizes.entry(done).or_default() += n;
+            let done = std::mem::replace(&mut self.current, (path.to_vec(), 0));
+            if done.1 > 0 {
+                self.sizes.push(done);
             }
         }
         self.current.1 += bytes;
@@ -77,12 +79,13 @@ impl<'w> GrepSink<'w> {
     /// The files that produced most of an overflowing output: each with its
     /// share in percent, largest first (SPEC §6: say which file to leave out).
     pub fn heavy(&mut self) -> Vec<(String, u8)> {
-        let (path, n) = std::mem::take(&mut self.current);
-        if n > 0 {
-            *self.sizes.entry(path).or_default() += n;
+        let last = std::mem::take(&mut self.current);
+        let mut summed: HashMap<&[u8], u64> = HashMap::new();
+        for (path, n) in self.sizes.iter().chain(std::iter::once(&last)) {
+            *summed.entry(path.as_slice()).or_default() += n;
         }
-        let total: u64 = self.sizes.values().sum();
-        let mut sizes: Vec<(&Vec<u8>, u64)> = self.sizes.iter().map(|(p, &n)| (p, n)).collect();
+        let total: u64 = summed.values().sum();
+        let mut sizes: Vec<(&[u8], u64)> = summed.into_iter().filter(|&(_, n)| n > 0).collect();
         sizes.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         sizes
             .into_iter()
