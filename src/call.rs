@@ -1,215 +1,152 @@
-//! Tool arguments as the JSON object a model produced (`call` and MCP's
-//! `tools/call`). Wrong types and a missing `pattern` are argument errors
-//! that name the field. Unknown fields are ignored and reported (SPEC §8):
-//! agent clients add their own (Gemini CLI adds `wait_for_previous` to every
-//! MCP tool), as the seed's harness allows. The rules of SPEC §3 are then
-//! applied by `request`, exactly as for argv.
+//! One tool call, whatever front-end it came from: request → search →
+//! spill → the rendered response. argv, `call` and MCP all come through
+//! [`call`], so no rule exists twice.
 
-use serde_json::{Map, Value};
+use std::fmt::Write as _;
 
-use crate::error::ArgumentError;
-use crate::request::{GlobRequest, GrepRequest, Request, Tool};
+use serde_json::Value;
 
-/// The arguments text: `given`, or all of stdin when `None`.
-pub fn read(given: Option<String>) -> Result<String, ArgumentError> {
-    match given {
-        Some(text) => Ok(text),
-        None => std::io::read_to_string(std::io::stdin()).map_err(|e| {
-            ArgumentError::new(
-                "arguments",
-                format!("cannot read the arguments from stdin: {e}"),
-            )
-        }),
+use crate::arguments::Arguments;
+use crate::error::{Error, ErrorCode, Exit};
+use crate::explain;
+use crate::render;
+use crate::request::Request;
+use crate::search::{self, report::Report, report::Spill};
+use crate::settings::{Format, Settings};
+use crate::spill;
+use crate::stop::Stop;
+use crate::tool::Tool;
+
+/// What a call printed and how it ended.
+#[derive(Debug)]
+pub struct Response {
+    /// The text form, without its final newline.
+    pub text: String,
+    /// The JSON envelope (its `text` field equals [`Response::text`]).
+    pub envelope: Value,
+    pub exit: Exit,
+    /// The class of failure, when the call failed (an argument or search error).
+    pub failure: Option<ErrorCode>,
+    /// The `--explain` account, when asked for and a search ran.
+    pub explain: Option<String>,
+}
+
+impl Response {
+    /// What stdout gets in `format`, final newline included.
+    pub fn stdout(&self, format: Format) -> String {
+        match format {
+            Format::Text => format!("{}\n", self.text),
+            Format::Json => format!("{}\n", self.envelope),
+        }
     }
-}
 
-/// A call's arguments: the request (or what is wrong with them), and the
-/// fields that were ignored because the tool has no such argument.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Arguments {
-    pub request: Result<Request, ArgumentError>,
-    /// Unknown field names, in the order given.
-    pub ignored: Vec<String>,
-}
-
-impl Arguments {
-    /// Arguments with nothing ignored (argv, or JSON that is no object).
-    pub fn from(request: Result<Request, ArgumentError>) -> Self {
+    fn failure(tool: Option<Tool>, e: &Error) -> Self {
         Self {
-            request,
-            ignored: Vec::new(),
+            text: render::text::error(e),
+            envelope: render::json::error(tool, e),
+            exit: Exit::Failed(e.code()),
+            failure: Some(e.code()),
+            explain: None,
         }
     }
 }
 
-/// Parse `text` as the arguments of `tool`.
-pub fn parse(tool: Tool, text: &str) -> Arguments {
-    if text.trim().is_empty() {
-        return Arguments::from(Err(ArgumentError::new(
-            "arguments",
-            format!(
-                "{tool} got no arguments: pass a JSON object such as {{\"pattern\": \"...\"}}, on the command line or on stdin"
-            ),
-        )));
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => arguments(tool, &value),
-        Err(e) => Arguments::from(Err(ArgumentError::new("arguments", not_json(tool, &e)))),
-    }
-}
-
-/// Why the arguments are not JSON, in words that say what to change.
-fn not_json(tool: Tool, e: &serde_json::Error) -> String {
-    let detail = e.to_string();
-    if detail.contains("hex escape") {
-        // serde_json's words for a `\u` escape that is no character: a lone
-        // UTF-16 surrogate such as `\ud800`, or a cut-off escape.
-        return format!(
-            "{tool} arguments are not valid JSON: a string holds a \\u escape that is no character (a lone UTF-16 surrogate such as \\ud800, or fewer than 4 hex digits); write the character itself, or a full surrogate pair ({detail})"
-        );
-    }
-    format!(
-        "{tool} arguments are not valid JSON ({detail}); pass an object such as {{\"pattern\": \"...\"}}"
-    )
-}
-
-/// The arguments of `tool` from a JSON value.
-pub fn arguments(tool: Tool, value: &Value) -> Arguments {
-    let Value::Object(map) = value else {
-        return Arguments::from(Err(ArgumentError::new(
-            "arguments",
-            format!("{tool} arguments must be a JSON object such as {{\"pattern\": \"...\"}}"),
-        )));
+/// Run one call of `tool`. Its request is `Err` when the arguments broke a
+/// rule of SPEC §3; `stop` (a signal, a cancellation) ends the search.
+/// Ignored arguments are named at the end of whatever the call printed.
+pub fn run(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) -> Response {
+    let mut response = match args.request {
+        Ok(request) => search_and_render(tool, &request, settings, stop),
+        Err(e) => Response::failure(Some(tool), &Error::from(e)),
     };
-    let allowed: &[&'static str] = match tool {
-        Tool::Glob => &["pattern", "path"],
-        Tool::Grep => &["pattern", "path", "include"],
+    response.note_ignored(&args.ignored);
+    response
+}
+
+impl Response {
+    /// SPEC §8: one closing text line names the ignored fields, and JSON
+    /// `warnings` names each.
+    fn note_ignored(&mut self, ignored: &[String]) {
+        if ignored.is_empty() {
+            return;
+        }
+        let noun = if ignored.len() == 1 {
+            "argument"
+        } else {
+            "arguments"
+        };
+        let _ = write!(
+            self.text,
+            "\n\n(ignored unknown {noun}: {})",
+            ignored.join(", ")
+        );
+        if let Value::Object(envelope) = &mut self.envelope {
+            envelope.insert("text".to_owned(), Value::String(self.text.clone()));
+            let warnings = envelope
+                .entry("warnings")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(list) = warnings {
+                list.extend(
+                    ignored
+                        .iter()
+                        .map(|name| Value::String(format!("ignored unknown argument: {name}"))),
+                );
+            }
+        }
+    }
+}
+
+fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &Stop) -> Response {
+    let mut outcome = search::run(request, settings, stop);
+    if let Ok(report) = &mut outcome.result {
+        if report.truncated() {
+            report.spill = save(report, settings);
+        }
+    }
+    let exit = match &outcome.result {
+        Ok(report) if report.is_empty() => Exit::Empty,
+        Ok(_) => Exit::Success,
+        Err(e) => Exit::Failed(e.code()),
     };
-    Arguments {
-        request: request(tool, map),
-        ignored: map
-            .keys()
-            .filter(|k| !allowed.contains(&k.as_str()))
-            .cloned()
-            .collect(),
-    }
+    let explain = settings.explain.then(|| {
+        explain::render(&explain::Facts {
+            tool,
+            settings,
+            script: &outcome.script,
+            rg_version: outcome.rg_version.as_deref(),
+            raw: outcome.raw.as_ref(),
+            result: outcome.result.as_ref(),
+            exit,
+        })
+    });
+    let mut response = match outcome.result {
+        Err(e) => Response::failure(Some(tool), &Error::from(e)),
+        Ok(report) => Response {
+            text: render::text::report(&report),
+            envelope: render::json::report(&report),
+            exit,
+            failure: None,
+            explain: None,
+        },
+    };
+    response.explain = explain;
+    response
 }
 
-/// The request of `tool` from its arguments object.
-fn request(tool: Tool, map: &Map<String, Value>) -> Result<Request, ArgumentError> {
-    let pattern = string(tool, map, "pattern")?.ok_or_else(|| {
-        ArgumentError::new(
-            "pattern",
-            format!("{tool} needs a `pattern` string argument"),
-        )
-    })?;
-    let path = string(tool, map, "path")?;
-    Ok(match tool {
-        Tool::Glob => Request::Glob(GlobRequest::new(pattern, path)?),
-        Tool::Grep => {
-            let include = string(tool, map, "include")?;
-            Request::Grep(GrepRequest::new(pattern, path, include)?)
-        }
-    })
-}
-
-/// A string field; absent or `null` is `None` (models often send `null`
-/// for an optional argument they do not use).
-fn string(
-    tool: Tool,
-    map: &Map<String, Value>,
-    field: &'static str,
-) -> Result<Option<String>, ArgumentError> {
-    match map.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(ArgumentError::new(
-            field,
-            format!(
-                "{tool} argument `{field}` must be a string, not {}",
-                kind(other)
-            ),
-        )),
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unknown_fields_are_ignored_and_named() {
-        let args = parse(
-            Tool::Glob,
-            r#"{"wait_for_previous":true,"pattern":"*","include":"x"}"#,
-        );
-        assert_eq!(
-            args.request,
-            Ok(Request::Glob(GlobRequest {
-                pattern: "*".into(),
-                path: None
-            }))
-        );
-        assert_eq!(args.ignored, ["wait_for_previous", "include"]);
-        let bad = parse(Tool::Grep, r#"{"pattern":7,"extra":1}"#);
-        assert_eq!(bad.request.unwrap_err().field, "pattern");
-        assert_eq!(bad.ignored, ["extra"]);
-    }
-
-    #[test]
-    fn arguments_name_the_field() {
-        let ok = parse(
-            Tool::Grep,
-            r#"{"pattern":"x","path":null,"include":"*.rs"}"#,
-        )
-        .request
-        .unwrap();
-        assert_eq!(
-            ok,
-            Request::Grep(GrepRequest {
-                pattern: "x".into(),
-                path: None,
-                include: Some("*.rs".into())
-            })
-        );
-        let cases = [
-            (
-                Tool::Grep,
-                r#"{"pattern":1}"#,
-                "pattern",
-                "must be a string, not a number",
-            ),
-            (
-                Tool::Grep,
-                r#"{"path":"a"}"#,
-                "pattern",
-                "needs a `pattern`",
-            ),
-            (Tool::Glob, r#"["*"]"#, "arguments", "must be a JSON object"),
-            (Tool::Glob, "{", "arguments", "not valid JSON"),
-            (Tool::Glob, r#"{"pattern":"a\u0000b"}"#, "pattern", "NUL"),
-            (
-                Tool::Grep,
-                r#"{"pattern":"x","include":"*.ts,*.js"}"#,
-                "include",
-                "brace alternation",
-            ),
-        ];
-        for (tool, text, field, message) in cases {
-            let e = parse(tool, text).request.unwrap_err();
-            assert_eq!(e.field, field, "{text}");
-            assert!(e.message.contains(message), "{text}: {}", e.message);
-        }
+/// SPEC §5: save the complete result of a capped search, or say why not.
+fn save(report: &Report, settings: &Settings) -> Spill {
+    let Some(dir) = &settings.spill_dir else {
+        return Spill::NotSaved {
+            reason: "no spill directory is configured (--spill-dir or DSH_SEARCH_SPILL_DIR)"
+                .to_owned(),
+        };
+    };
+    match spill::save(dir, report.tool, &render::text::complete(report)) {
+        Ok(saved) => Spill::Saved {
+            locator: saved.locator,
+            hint: settings.spill_hint.clone(),
+            reused: saved.reused,
+        },
+        Err(reason) => Spill::NotSaved { reason },
     }
 }

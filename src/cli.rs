@@ -10,10 +10,15 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::error::ArgumentError;
-use crate::request::{GlobRequest, GrepRequest, Request, Tool};
-use crate::settings::{self, Format, GlobSort, Limits, Settings};
+use clap::builder::PossibleValue;
+
+use crate::error::{ArgumentError, exit_status_help};
+use crate::request::Request;
+use crate::settings::{
+    self, DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Settings,
+};
 use crate::spill::DEFAULT_HINT;
+use crate::tool::{self, Tool, Values};
 
 const EXAMPLES: &str = r"Examples:
   Find Rust files, newest first:
@@ -27,14 +32,26 @@ const EXAMPLES: &str = r"Examples:
   Keep complete results of capped searches, and see how a search ran:
     dsh-search --spill-dir ~/.cache/dsh-search --explain glob '**/*'
   Serve both tools to an agent over MCP:
-    dsh-search mcp
+    dsh-search mcp";
 
-Exit status: 0 results, 1 nothing found, 2 usage or argument error,
-3 pattern rejected by ripgrep, 4 search failed, 5 raw output over the cap,
-6 timed out or interrupted.";
+/// The top-level `--help` epilogue: the examples, then the exit status
+/// table as `error.rs` defines it.
+fn examples() -> String {
+    format!("{EXAMPLES}\n\n{}", exit_status_help())
+}
 
-const GLOB_EXAMPLES: &str = r"Rules: hidden and ignored files are listed; .git, .svn, .hg, .bzr, .jj and .sl
-directories never are. The complete list is ordered (--glob-sort) before it is
+/// glob's `--help` epilogue, naming the VCS directories from their one list.
+fn glob_examples() -> String {
+    let (last, rest) = tool::VCS_DIRS
+        .split_last()
+        .map_or(("", &[][..]), |(l, r)| (*l, r));
+    format!(
+        "Rules: hidden and ignored files are listed; {} and {last}\n{GLOB_RULES}",
+        rest.join(", ")
+    )
+}
+
+const GLOB_RULES: &str = r"directories never are. The complete list is ordered (--glob-sort) before it is
 capped (--glob-max-results); a capped list ends with a note saying where the
 complete list was saved (--spill-dir) or that it could not be.
 
@@ -80,7 +97,7 @@ call. Protocol messages go to stdout; diagnostics (and --explain) to stderr.";
 /// match a regex, grouped by file. Results are capped, ordered the same way
 /// on every run, and failures are typed with their own exit codes.
 #[derive(Debug, Parser)]
-#[command(name = "dsh-search", version, after_long_help = EXAMPLES)]
+#[command(name = "dsh-search", version, after_long_help = examples())]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -107,7 +124,7 @@ pub struct GlobalArgs {
         long,
         env = "DSH_SEARCH_GLOB_MAX_RESULTS",
         value_name = "N",
-        default_value = "100",
+        default_value_t = nonzero_usize(DEFAULT_LIMITS.glob_max_results),
         allow_negative_numbers = true,
         value_parser = at_least_one_usize,
         global = true
@@ -119,7 +136,7 @@ pub struct GlobalArgs {
         long,
         env = "DSH_SEARCH_GREP_MAX_MATCHES",
         value_name = "N",
-        default_value = "250",
+        default_value_t = nonzero_usize(DEFAULT_LIMITS.grep_max_matches),
         allow_negative_numbers = true,
         value_parser = at_least_one_usize,
         global = true
@@ -131,7 +148,7 @@ pub struct GlobalArgs {
         long,
         env = "DSH_SEARCH_GREP_MAX_LINE_BYTES",
         value_name = "N",
-        default_value = "2000",
+        default_value_t = nonzero_usize(DEFAULT_LIMITS.grep_max_line_bytes),
         allow_negative_numbers = true,
         value_parser = at_least_one_usize,
         global = true
@@ -143,7 +160,7 @@ pub struct GlobalArgs {
         long,
         env = "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
         value_name = "N",
-        default_value = "20000000",
+        default_value_t = nonzero_u64(DEFAULT_LIMITS.raw_output_max_bytes),
         allow_negative_numbers = true,
         value_parser = at_least_one_u64,
         global = true
@@ -155,7 +172,7 @@ pub struct GlobalArgs {
         long,
         env = "DSH_SEARCH_TIMEOUT_MS",
         value_name = "N",
-        default_value = "30000",
+        default_value_t = nonzero_u64(DEFAULT_TIMEOUT_MS),
         allow_negative_numbers = true,
         value_parser = at_least_one_u64,
         global = true
@@ -182,7 +199,7 @@ pub struct GlobalArgs {
         default_value = "text",
         global = true
     )]
-    pub format: FormatArg,
+    pub format: Format,
 
     /// Directory where the complete result of a capped search is saved
     /// (created with mode 0700) [default: none: capped results are not saved]
@@ -218,61 +235,121 @@ pub struct GlobalArgs {
         default_value = "newest",
         global = true
     )]
-    pub glob_sort: GlobSortArg,
+    pub glob_sort: GlobSort,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    /// Model-facing text
-    Text,
-    /// One JSON object per call
-    Json,
+/// `--format`: settings' own type, so nothing copies it (settings never
+/// sees clap; the impl lives here).
+impl ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Self::Text, Self::Json]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Self::Text => PossibleValue::new("text").help("Model-facing text"),
+            Self::Json => PossibleValue::new("json").help("One JSON object per call"),
+        })
+    }
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum GlobSortArg {
-    /// Modification time, newest first
-    Newest,
-    /// Modification time, oldest first
-    Oldest,
-    /// Path, byte order
-    Path,
+/// `--glob-sort`.
+impl ValueEnum for GlobSort {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Self::Newest, Self::Oldest, Self::Path]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Self::Newest => PossibleValue::new("newest").help("Modification time, newest first"),
+            Self::Oldest => PossibleValue::new("oldest").help("Modification time, oldest first"),
+            Self::Path => PossibleValue::new("path").help("Path, byte order"),
+        })
+    }
+}
+
+/// `call TOOL`.
+impl ValueEnum for Tool {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self {
+            Self::Glob => "Files whose paths match a glob",
+            Self::Grep => "Lines matching a regex",
+        };
+        Some(PossibleValue::new(self.as_str()).help(help))
+    }
+}
+
+/// A tool's arguments on the command line, built from its table
+/// (`tool::Tool::arguments`): positionals in order, the rest as `--name`.
+#[derive(Debug, Clone)]
+pub struct ToolArgs<const GREP: bool> {
+    values: Values,
+}
+
+impl<const GREP: bool> ToolArgs<GREP> {
+    const TOOL: Tool = if GREP { Tool::Grep } else { Tool::Glob };
+}
+
+impl<const GREP: bool> clap::FromArgMatches for ToolArgs<GREP> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut values = Values::default();
+        for argument in Self::TOOL.arguments() {
+            if let Some(value) = matches.get_one::<String>(argument.name) {
+                values.set(argument.name, value.clone());
+            }
+        }
+        Ok(Self { values })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl<const GREP: bool> Args for ToolArgs<GREP> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        Self::TOOL.arguments().iter().fold(cmd, |cmd, argument| {
+            let arg = clap::Arg::new(argument.name)
+                .value_name(argument.value_name)
+                .help(argument.help)
+                .required(argument.required)
+                .action(clap::ArgAction::Set)
+                .value_parser(Utf8);
+            cmd.arg(if argument.positional {
+                arg
+            } else {
+                arg.long(argument.name).allow_hyphen_values(true)
+            })
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List files whose paths match a glob (hidden and ignored files
     /// included, VCS directories such as .git excluded)
-    #[command(after_long_help = GLOB_EXAMPLES)]
-    Glob {
-        /// A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'
-        #[arg(value_name = "PATTERN", value_parser = Utf8)]
-        pattern: String,
-        /// Directory to search [default: the workdir]
-        #[arg(value_name = "PATH", value_parser = Utf8)]
-        path: Option<String>,
-    },
+    #[command(after_long_help = glob_examples())]
+    Glob(ToolArgs<false>),
     /// List lines matching a regex, grouped by file (ignore files and
     /// hidden-file rules apply, as in rg)
     #[command(after_long_help = GREP_EXAMPLES)]
-    Grep {
-        /// A ripgrep regex, such as 'fn \w+_test'
-        #[arg(value_name = "PATTERN", value_parser = Utf8)]
-        pattern: String,
-        /// File or directory to search [default: the workdir]
-        #[arg(value_name = "PATH", value_parser = Utf8)]
-        path: Option<String>,
-        /// Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'
-        #[arg(long, value_name = "GLOB", allow_hyphen_values = true, value_parser = Utf8)]
-        include: Option<String>,
-    },
+    Grep(ToolArgs<true>),
     /// Run a tool with its arguments as one JSON object, as a model
     /// produced them: {"pattern": ..., "path": ..., "include": ...}
     #[command(after_long_help = CALL_EXAMPLES)]
     Call {
         /// The tool to run
         #[arg(value_enum, value_name = "TOOL")]
-        tool: ToolArg,
+        tool: Tool,
         /// The arguments as a JSON object; `-` or nothing reads them from stdin
         #[arg(value_name = "ARGS_JSON", allow_hyphen_values = true, value_parser = Utf8)]
         args: Option<String>,
@@ -293,23 +370,6 @@ pub enum Command {
     },
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ToolArg {
-    /// Files whose paths match a glob
-    Glob,
-    /// Lines matching a regex
-    Grep,
-}
-
-impl From<ToolArg> for Tool {
-    fn from(t: ToolArg) -> Self {
-        match t {
-            ToolArg::Glob => Tool::Glob,
-            ToolArg::Grep => Tool::Grep,
-        }
-    }
-}
-
 impl GlobalArgs {
     pub fn settings(&self) -> Settings {
         Settings {
@@ -326,15 +386,8 @@ impl GlobalArgs {
                 raw_output_max_bytes: self.raw_output_max_bytes.get(),
             },
             timeout_ms: self.timeout_ms.get(),
-            glob_sort: match self.glob_sort {
-                GlobSortArg::Newest => GlobSort::Newest,
-                GlobSortArg::Oldest => GlobSort::Oldest,
-                GlobSortArg::Path => GlobSort::Path,
-            },
-            format: match self.format {
-                FormatArg::Text => Format::Text,
-                FormatArg::Json => Format::Json,
-            },
+            glob_sort: self.glob_sort,
+            format: self.format,
             spill_dir: self
                 .spill_dir
                 .as_deref()
@@ -343,6 +396,21 @@ impl GlobalArgs {
             explain: self.explain,
             mcp_structured: self.mcp_structured,
         }
+    }
+}
+
+/// A default that is not zero, checked when the crate is compiled.
+const fn nonzero_u64(n: u64) -> NonZeroU64 {
+    match NonZeroU64::new(n) {
+        Some(n) => n,
+        None => panic!("a default cap of 0"),
+    }
+}
+
+const fn nonzero_usize(n: usize) -> NonZeroUsize {
+    match NonZeroUsize::new(n) {
+        Some(n) => n,
+        None => panic!("a default cap of 0"),
     }
 }
 
@@ -420,21 +488,15 @@ pub enum Input {
 impl Command {
     pub fn action(self) -> Action {
         match self {
-            Self::Glob { pattern, path } => Action::Tool(
+            Self::Glob(args) => Action::Tool(
                 Tool::Glob,
-                Input::Argv(GlobRequest::new(pattern, path).map(Request::Glob)),
+                Input::Argv(Request::new(Tool::Glob, args.values)),
             ),
-            Self::Grep {
-                pattern,
-                path,
-                include,
-            } => Action::Tool(
+            Self::Grep(args) => Action::Tool(
                 Tool::Grep,
-                Input::Argv(GrepRequest::new(pattern, path, include).map(Request::Grep)),
+                Input::Argv(Request::new(Tool::Grep, args.values)),
             ),
-            Self::Call { tool, args } => {
-                Action::Tool(tool.into(), Input::Json(args.filter(|a| a != "-")))
-            }
+            Self::Call { tool, args } => Action::Tool(tool, Input::Json(args.filter(|a| a != "-"))),
             Self::Schema => Action::Schema,
             Self::Mcp => Action::Mcp,
             Self::Generate { out_dir } => Action::Generate(out_dir),
@@ -521,17 +583,45 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(cli.global.grep_max_matches.get(), 7);
-        let Command::Grep {
-            pattern,
-            path,
-            include,
-        } = cli.command
-        else {
+        let Command::Grep(mut args) = cli.command else {
             panic!("grep")
         };
         assert_eq!(
-            (pattern.as_str(), path.as_deref(), include.as_deref()),
-            ("-e", Some("-dir"), Some("-x*"))
+            (
+                args.values.take("pattern").as_deref(),
+                args.values.take("path").as_deref(),
+                args.values.take("include").as_deref()
+            ),
+            (Some("-e"), Some("-dir"), Some("-x*"))
+        );
+    }
+
+    /// The command line of each tool is its table: every argument, in
+    /// order, required as the table says.
+    #[test]
+    fn tool_subcommands_follow_the_argument_table() {
+        let cmd = Cli::command();
+        for tool in Tool::ALL {
+            let sub = cmd.find_subcommand(tool.as_str()).unwrap();
+            let got: Vec<(&str, bool, bool)> = sub
+                .get_arguments()
+                .filter(|a| !a.is_global_set())
+                .map(|a| (a.get_id().as_str(), a.is_required_set(), a.is_positional()))
+                .collect();
+            let want: Vec<(&str, bool, bool)> = tool
+                .arguments()
+                .iter()
+                .map(|a| (a.name, a.required, a.positional))
+                .collect();
+            assert_eq!(got, want, "{tool}");
+        }
+    }
+
+    #[test]
+    fn the_exit_status_help_is_the_table() {
+        assert_eq!(
+            exit_status_help(),
+            "Exit status: 0 results, 1 nothing found, 2 usage or argument error,\n3 pattern rejected by ripgrep, 4 search failed, 5 raw output over the cap,\n6 timed out or interrupted."
         );
     }
 

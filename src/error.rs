@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::request::Tool;
 use crate::settings::RgMissing;
+use crate::tool::Tool;
 
 /// How the process ends (SPEC §6). The numbers live here and nowhere else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +28,47 @@ impl Exit {
             Self::Failed(code) => code.exit_code(),
         }
     }
+}
+
+impl Exit {
+    /// What the status means, for `--help`.
+    fn meaning(self) -> &'static str {
+        match self {
+            Self::Success => "results",
+            Self::Empty => "nothing found",
+            Self::Failed(ErrorCode::InvalidArgument) => "usage or argument error",
+            Self::Failed(ErrorCode::SearchInvalidPattern) => "pattern rejected by ripgrep",
+            Self::Failed(ErrorCode::SearchFailed) => "search failed",
+            Self::Failed(ErrorCode::SearchRawOutputOverflow) => "raw output over the cap",
+            Self::Failed(ErrorCode::SearchAborted) => "timed out or interrupted",
+        }
+    }
+}
+
+/// `--help`'s exit status paragraph, from the table above, wrapped at 78
+/// columns.
+pub fn exit_status_help() -> String {
+    let items = [Exit::Success, Exit::Empty]
+        .into_iter()
+        .chain(ErrorCode::ALL.map(Exit::Failed))
+        .map(|exit| format!("{} {}", exit.code(), exit.meaning()));
+    let mut lines = vec!["Exit status:".to_owned()];
+    let count = 2 + ErrorCode::ALL.len();
+    for (i, item) in items.enumerate() {
+        let item = if i + 1 == count {
+            format!("{item}.")
+        } else {
+            format!("{item},")
+        };
+        let last = lines.last_mut().map_or(0, |l| l.len());
+        if last + 1 + item.len() > 78 {
+            lines.push(item);
+        } else if let Some(line) = lines.last_mut() {
+            line.push(' ');
+            line.push_str(&item);
+        }
+    }
+    lines.join("\n")
 }
 
 impl From<Exit> for std::process::ExitCode {

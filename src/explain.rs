@@ -7,13 +7,13 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 use crate::error::SearchError;
-use crate::request::Tool;
 use crate::rg::run::{End, RawRun};
 use crate::search::report::{Items, Report, Spill};
 use crate::settings::Settings;
 use crate::stop::{self, Halt};
+use crate::tool::Tool;
 
-/// The facts of one call, as `tool::call` saw them.
+/// The facts of one call, as `call::run` saw them.
 pub struct Facts<'a> {
     pub tool: Tool,
     pub settings: &'a Settings,

@@ -1,6 +1,7 @@
 //! dsh-search: parse the command line, run one tool call, print what the
 //! renderer returned, exit with the code of SPEC §6. Nothing else.
 
+mod arguments;
 mod call;
 mod cli;
 mod diag;
@@ -47,14 +48,14 @@ fn run() -> Exit {
             // actions: a Ctrl-C while stdin stays open ends the process,
             // and no search has started that could outlive it.
             let args = match input {
-                Input::Argv(request) => call::Arguments::from(request),
-                Input::Json(given) => match call::read(given) {
-                    Ok(text) => call::parse(tool, &text),
-                    Err(e) => call::Arguments::from(Err(e)),
+                Input::Argv(request) => arguments::Arguments::from(request),
+                Input::Json(given) => match arguments::read(given) {
+                    Ok(text) => arguments::parse(tool, &text),
+                    Err(e) => arguments::Arguments::from(Err(e)),
                 },
             };
             signals::install(&stop);
-            let response = tool::call(tool, args, &settings, &stop);
+            let response = call::run(tool, args, &settings, &stop);
             // A signal that would have killed dsh-search does so now that
             // the search (and its process group) is gone.
             signals::die_if_fatal(&stop);

@@ -4,47 +4,8 @@
 //! mistake is caught the same way however the call arrived. Nothing in this
 //! file knows about clap, rg or processes.
 
-use std::fmt;
-
 use crate::error::ArgumentError;
-
-/// The two model-facing tools.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tool {
-    Glob,
-    Grep,
-}
-
-impl Tool {
-    /// Every tool, in the order they are listed to agents.
-    pub const ALL: [Self; 2] = [Self::Glob, Self::Grep];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Glob => "glob",
-            Self::Grep => "grep",
-        }
-    }
-
-    /// The tool called `name`, if dsh-search has one.
-    pub fn named(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|tool| tool.as_str() == name)
-    }
-
-    /// What a model can do to get a smaller result from this tool.
-    pub fn narrow_advice(self) -> &'static str {
-        match self {
-            Self::Glob => "narrow pattern or path",
-            Self::Grep => "narrow pattern, path, or include",
-        }
-    }
-}
-
-impl fmt::Display for Tool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::tool::{Tool, Values};
 
 /// One validated tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +15,17 @@ pub enum Request {
 }
 
 impl Request {
+    /// The request of `tool` from its argument values (SPEC §3's rules
+    /// applied). A missing required value is the front-end's to report.
+    pub fn new(tool: Tool, mut values: Values) -> Result<Self, ArgumentError> {
+        let pattern = values.take("pattern").unwrap_or_default();
+        let path = values.take("path");
+        Ok(match tool {
+            Tool::Glob => Self::Glob(GlobRequest::new(pattern, path)?),
+            Tool::Grep => Self::Grep(GrepRequest::new(pattern, path, values.take("include"))?),
+        })
+    }
+
     pub fn tool(&self) -> Tool {
         match self {
             Self::Glob(_) => Tool::Glob,

@@ -3,11 +3,11 @@
 //! `dsh-search schema` and the MCP server's `tools/list` and
 //! `instructions`, so the two can never disagree.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::error::ErrorCode;
-use crate::request::Tool;
 use crate::settings::{GlobSort, Settings};
+use crate::tool::{Tool, VCS_DIRS};
 
 /// The seed's "Glob guidance", verbatim.
 pub const GLOB_GUIDANCE: &str = "Use the glob tool — not shell find or ls — to discover files by path pattern. Results are sorted by modification time and include hidden and ignored files.";
@@ -142,8 +142,9 @@ pub fn description(tool: Tool, settings: &Settings) -> String {
             format!(
                 "Find files whose paths match a glob pattern (ripgrep glob syntax, such as **/*.rs or src/**/*.ts). \
                  Searches the workdir, or the directory given as path. Hidden and ignored files are included; \
-                 VCS directories (.git, .hg, .svn, .bzr, .jj, .sl) are skipped. Returns one path per line, {order}, \
+                 VCS directories ({}) are skipped. Returns one path per line, {order}, \
                  at most {} paths; a longer result ends with a note that says where the complete list is stored.",
+                VCS_DIRS.join(", "),
                 l.glob_max_results
             )
         }
@@ -158,34 +159,25 @@ pub fn description(tool: Tool, settings: &Settings) -> String {
     }
 }
 
-/// The JSON Schema of a tool's arguments.
+/// The JSON Schema of a tool's arguments, from its table (`tool`).
 pub fn input_schema(tool: Tool) -> Value {
-    let mut properties = json!({
-        "pattern": {
-            "type": "string",
-            "description": match tool {
-                Tool::Glob => "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
-                Tool::Grep => "Ripgrep regex searched for in file contents, such as fn\\s+main",
-            }
-        },
-        "path": {
-            "type": "string",
-            "description": match tool {
-                Tool::Glob => "Directory to search; omit to search the workdir",
-                Tool::Grep => "File or directory to search; omit to search the workdir",
-            }
-        }
-    });
-    if tool == Tool::Grep {
-        properties["include"] = json!({
-            "type": "string",
-            "description": "One glob that file names must match, such as *.rs or *.{ts,tsx}"
-        });
+    let mut properties = Map::new();
+    for argument in tool.arguments() {
+        properties.insert(
+            argument.name.to_owned(),
+            json!({"type": "string", "description": argument.description}),
+        );
     }
+    let required: Vec<&str> = tool
+        .arguments()
+        .iter()
+        .filter(|a| a.required)
+        .map(|a| a.name)
+        .collect();
     json!({
         "type": "object",
         "properties": properties,
-        "required": ["pattern"],
+        "required": required,
         "additionalProperties": false
     })
 }

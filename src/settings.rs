@@ -31,16 +31,16 @@ pub struct Limits {
     pub raw_output_max_bytes: u64,
 }
 
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            glob_max_results: 100,
-            grep_max_matches: 250,
-            grep_max_line_bytes: 2000,
-            raw_output_max_bytes: 20_000_000,
-        }
-    }
-}
+/// The shipped caps (SPEC §1): the command line's defaults.
+pub const DEFAULT_LIMITS: Limits = Limits {
+    glob_max_results: 100,
+    grep_max_matches: 250,
+    grep_max_line_bytes: 2000,
+    raw_output_max_bytes: 20_000_000,
+};
+
+/// The shipped budget for one search, in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
 /// How a call's result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::request::Tool;
+use crate::tool::Tool;
 
 /// The retrieval hint printed after a locator unless `--spill-hint` says otherwise.
 pub const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";

@@ -1,151 +1,157 @@
-//! One tool call, whatever front-end it came from: request → search →
-//! spill → the rendered response. argv, `call` and MCP all come through
-//! [`call`], so no rule exists twice.
+//! The two model-facing tools and the one table of their arguments.
+//!
+//! Each argument is defined once, in [`Tool::arguments`]: its name (the
+//! JSON field, the clap id), how the command line takes it, its `--help`
+//! text and the description the model reads in the schema. The command
+//! line (`cli`), the JSON arguments (`arguments`), the schema (`schema`)
+//! and the request rules (`request`) all read this table, so a new
+//! argument is one row here plus its rule in `request`.
 
-use std::fmt::Write as _;
+use std::fmt;
 
-use serde_json::Value;
+/// VCS metadata directories glob never lists, even under `--no-ignore
+/// --hidden`, in the order SPEC §2 gives their excludes.
+pub const VCS_DIRS: [&str; 6] = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
 
-use crate::call::Arguments;
-use crate::error::{Error, ErrorCode, Exit};
-use crate::explain;
-use crate::render;
-use crate::request::{Request, Tool};
-use crate::search::{self, report::Report, report::Spill};
-use crate::settings::{Format, Settings};
-use crate::spill;
-use crate::stop::Stop;
-
-/// What a call printed and how it ended.
-#[derive(Debug)]
-pub struct Response {
-    /// The text form, without its final newline.
-    pub text: String,
-    /// The JSON envelope (its `text` field equals [`Response::text`]).
-    pub envelope: Value,
-    pub exit: Exit,
-    /// The class of failure, when the call failed (an argument or search error).
-    pub failure: Option<ErrorCode>,
-    /// The `--explain` account, when asked for and a search ran.
-    pub explain: Option<String>,
+/// The two model-facing tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Glob,
+    Grep,
 }
 
-impl Response {
-    /// What stdout gets in `format`, final newline included.
-    pub fn stdout(&self, format: Format) -> String {
-        match format {
-            Format::Text => format!("{}\n", self.text),
-            Format::Json => format!("{}\n", self.envelope),
+/// One argument of a tool. Every argument is a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Argument {
+    /// The JSON field name, and the command line's id for it.
+    pub name: &'static str,
+    /// The placeholder in `--help` (`PATTERN`).
+    pub value_name: &'static str,
+    pub required: bool,
+    /// On the command line: positional (in table order), or `--name VALUE`.
+    pub positional: bool,
+    /// The `--help` and man page text.
+    pub help: &'static str,
+    /// The JSON Schema description the model reads.
+    pub description: &'static str,
+}
+
+const GLOB_ARGUMENTS: [Argument; 2] = [
+    Argument {
+        name: "pattern",
+        value_name: "PATTERN",
+        required: true,
+        positional: true,
+        help: "A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'",
+        description: "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
+    },
+    Argument {
+        name: "path",
+        value_name: "PATH",
+        required: false,
+        positional: true,
+        help: "Directory to search [default: the workdir]",
+        description: "Directory to search; omit to search the workdir",
+    },
+];
+
+const GREP_ARGUMENTS: [Argument; 3] = [
+    Argument {
+        name: "pattern",
+        value_name: "PATTERN",
+        required: true,
+        positional: true,
+        help: "A ripgrep regex, such as 'fn \\w+_test'",
+        description: "Ripgrep regex searched for in file contents, such as fn\\s+main",
+    },
+    Argument {
+        name: "path",
+        value_name: "PATH",
+        required: false,
+        positional: true,
+        help: "File or directory to search [default: the workdir]",
+        description: "File or directory to search; omit to search the workdir",
+    },
+    Argument {
+        name: "include",
+        value_name: "GLOB",
+        required: false,
+        positional: false,
+        help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
+        description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
+    },
+];
+
+impl Tool {
+    /// Every tool, in the order they are listed to agents.
+    pub const ALL: [Self; 2] = [Self::Glob, Self::Grep];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Glob => "glob",
+            Self::Grep => "grep",
         }
     }
 
-    fn failure(tool: Option<Tool>, e: &Error) -> Self {
-        Self {
-            text: render::text::error(e),
-            envelope: render::json::error(tool, e),
-            exit: Exit::Failed(e.code()),
-            failure: Some(e.code()),
-            explain: None,
+    /// The tool called `name`, if dsh-search has one.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|tool| tool.as_str() == name)
+    }
+
+    /// The tool's arguments, in command-line order.
+    pub fn arguments(self) -> &'static [Argument] {
+        match self {
+            Self::Glob => &GLOB_ARGUMENTS,
+            Self::Grep => &GREP_ARGUMENTS,
+        }
+    }
+
+    /// What a model can do to get a smaller result from this tool: narrow
+    /// each of its arguments.
+    pub fn narrow_advice(self) -> &'static str {
+        match self {
+            Self::Glob => "narrow pattern or path",
+            Self::Grep => "narrow pattern, path, or include",
         }
     }
 }
 
-/// Run one call of `tool`. Its request is `Err` when the arguments broke a
-/// rule of SPEC §3; `stop` (a signal, a cancellation) ends the search.
-/// Ignored arguments are named at the end of whatever the call printed.
-pub fn call(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) -> Response {
-    let mut response = match args.request {
-        Ok(request) => run(tool, &request, settings, stop),
-        Err(e) => Response::failure(Some(tool), &Error::from(e)),
-    };
-    response.note_ignored(&args.ignored);
-    response
-}
-
-impl Response {
-    /// SPEC §8: one closing text line names the ignored fields, and JSON
-    /// `warnings` names each.
-    fn note_ignored(&mut self, ignored: &[String]) {
-        if ignored.is_empty() {
-            return;
-        }
-        let noun = if ignored.len() == 1 {
-            "argument"
-        } else {
-            "arguments"
-        };
-        let _ = write!(
-            self.text,
-            "\n\n(ignored unknown {noun}: {})",
-            ignored.join(", ")
-        );
-        if let Value::Object(envelope) = &mut self.envelope {
-            envelope.insert("text".to_owned(), Value::String(self.text.clone()));
-            let warnings = envelope
-                .entry("warnings")
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(list) = warnings {
-                list.extend(
-                    ignored
-                        .iter()
-                        .map(|name| Value::String(format!("ignored unknown argument: {name}"))),
-                );
-            }
-        }
+impl fmt::Display for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
-fn run(tool: Tool, request: &Request, settings: &Settings, stop: &Stop) -> Response {
-    let mut outcome = search::run(request, settings, stop);
-    if let Ok(report) = &mut outcome.result {
-        if report.truncated() {
-            report.spill = save(report, settings);
-        }
+/// A tool's argument values by name, as a front-end read them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Values(Vec<(&'static str, String)>);
+
+impl Values {
+    pub fn set(&mut self, name: &'static str, value: String) {
+        self.0.push((name, value));
     }
-    let exit = match &outcome.result {
-        Ok(report) if report.is_empty() => Exit::Empty,
-        Ok(_) => Exit::Success,
-        Err(e) => Exit::Failed(e.code()),
-    };
-    let explain = settings.explain.then(|| {
-        explain::render(&explain::Facts {
-            tool,
-            settings,
-            script: &outcome.script,
-            rg_version: outcome.rg_version.as_deref(),
-            raw: outcome.raw.as_ref(),
-            result: outcome.result.as_ref(),
-            exit,
-        })
-    });
-    let mut response = match outcome.result {
-        Err(e) => Response::failure(Some(tool), &Error::from(e)),
-        Ok(report) => Response {
-            text: render::text::report(&report),
-            envelope: render::json::report(&report),
-            exit,
-            failure: None,
-            explain: None,
-        },
-    };
-    response.explain = explain;
-    response
+
+    /// Take the value of `name`, if it was given.
+    pub fn take(&mut self, name: &str) -> Option<String> {
+        let at = self.0.iter().position(|(n, _)| *n == name)?;
+        Some(self.0.swap_remove(at).1)
+    }
 }
 
-/// SPEC §5: save the complete result of a capped search, or say why not.
-fn save(report: &Report, settings: &Settings) -> Spill {
-    let Some(dir) = &settings.spill_dir else {
-        return Spill::NotSaved {
-            reason: "no spill directory is configured (--spill-dir or DSH_SEARCH_SPILL_DIR)"
-                .to_owned(),
-        };
-    };
-    match spill::save(dir, report.tool, &render::text::complete(report)) {
-        Ok(saved) => Spill::Saved {
-            locator: saved.locator,
-            hint: settings.spill_hint.clone(),
-            reused: saved.reused,
-        },
-        Err(reason) => Spill::NotSaved { reason },
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_narrowing_advice_names_every_argument() {
+        for tool in Tool::ALL {
+            let names: Vec<&str> = tool.arguments().iter().map(|a| a.name).collect();
+            let advice = tool.narrow_advice().trim_start_matches("narrow ");
+            let listed: Vec<&str> = advice
+                .split([',', ' '])
+                .filter(|w| !w.is_empty() && *w != "or")
+                .collect();
+            assert_eq!(listed, names, "{tool}");
+        }
     }
 }

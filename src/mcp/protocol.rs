@@ -17,13 +17,13 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::wire::{INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::arguments;
 use crate::call;
 use crate::diag;
-use crate::request::Tool;
 use crate::schema;
 use crate::settings::Settings;
 use crate::stop::Stop;
-use crate::tool;
+use crate::tool::Tool;
 
 /// The stateless revision this server speaks.
 pub const MODERN: &str = "2026-07-28";
@@ -177,9 +177,9 @@ impl<'a> Server<'a> {
             None | Some(Value::Null) => json!({}),
             Some(arguments) => arguments.clone(),
         };
-        let response = tool::call(
+        let response = call::run(
             tool,
-            call::arguments(tool, &arguments),
+            arguments::arguments(tool, &arguments),
             self.settings,
             self.stop,
         );

@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::text;
 use crate::error::{ArgumentError, Error, ErrorCode};
-use crate::request::Tool;
 use crate::search::report::{Items, LineMatch, Report, Spill};
+use crate::tool::Tool;
 
 const VERSION: u32 = 1;
 

@@ -207,8 +207,8 @@ pub fn escape_path(path: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::Tool;
     use crate::search::report::PathList;
+    use crate::tool::Tool;
 
     fn m(n: u64, p: &str) -> LineMatch {
         LineMatch {

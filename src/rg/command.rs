@@ -8,9 +8,7 @@
 //! sets lands on rg itself.
 
 use super::quote::{NulByte, quote};
-
-/// VCS metadata directories glob never lists, even under `--no-ignore --hidden`.
-pub const VCS_DIRS: [&str; 6] = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
+use crate::tool::VCS_DIRS;
 
 /// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS excludes.
 pub fn glob_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String, NulByte> {

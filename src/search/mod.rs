@@ -14,11 +14,12 @@ use std::io;
 use std::time::Instant;
 
 use crate::error::SearchError;
-use crate::request::{Request, Tool};
+use crate::request::Request;
 use crate::rg::command;
 use crate::rg::run::{self, RawRun, Sink, Spec};
 use crate::settings::Settings;
 use crate::stop::{self, Budget, Halt, Stop};
+use crate::tool::Tool;
 use classify::{Verdict, classify};
 use glob::GlobSink;
 use grep::GrepSink;
@@ -250,7 +251,7 @@ fn report(tool: Tool, items: Items, verdict: Verdict, settings: &Settings) -> Re
             Verdict::Partial(p) => Some(p),
             _ => None,
         },
-        // Saving is the caller's step: see `tool::call`.
+        // Saving is the caller's step: see `call::run`.
         spill: Spill::NotNeeded,
     }
 }

@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
-use crate::rg::command::VCS_DIRS;
+use crate::tool::VCS_DIRS;
 
 /// The workdir, in the forms a path from rg may start with.
 #[derive(Debug, Clone)]

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use crate::request::Tool;
+use crate::tool::Tool;
 
 /// One matched line.
 #[derive(Debug, Clone, PartialEq, Eq)]
