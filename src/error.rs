@@ -3,7 +3,7 @@
 //! Only this file knows exit numbers and the JSON `error.code` strings; every
 //! other module produces a variant and asks it for its [`ErrorCode`].
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
 use crate::settings::RgMissing;
@@ -164,124 +164,110 @@ impl ArgumentError {
     }
 }
 
-/// A search that could not produce a trustworthy result.
-///
-/// `stderr` fields hold rg's standard error already trimmed and bounded by
-/// the runner, so messages stay a few KiB at most.
+/// A search that could not produce a trustworthy result: which tool, and
+/// why. Every message starts with the tool's name.
+#[derive(Debug)]
+pub struct SearchError {
+    pub tool: Tool,
+    pub kind: Kind,
+}
+
+impl SearchError {
+    pub fn new(tool: Tool, kind: Kind) -> Self {
+        Self { tool, kind }
+    }
+
+    pub fn code(&self) -> ErrorCode {
+        self.kind.code()
+    }
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.tool, self.kind)
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// Why a search failed. `stderr` fields hold rg's standard error already
+/// trimmed and bounded by the runner, so messages stay a few KiB at most.
 #[derive(Debug, thiserror::Error)]
-pub enum SearchError {
+pub enum Kind {
     #[error(
-        "{tool} {} rejected by ripgrep (exit {status}): {stderr}\n{}",
+        "{} rejected by ripgrep (exit {status}): {stderr}\n{}",
         rejection.what(),
         rejection.advice()
     )]
     PatternRejected {
-        tool: Tool,
         rejection: Rejection,
         status: i32,
         stderr: String,
     },
     #[error(
-        "{tool} could not run ripgrep `{rg}` (exit 127: {stderr}). {}",
+        "could not run ripgrep `{rg}` (exit 127: {stderr}). {}",
         not_run_advice(stderr)
     )]
-    RgNotFound {
-        tool: Tool,
-        rg: String,
-        stderr: String,
-    },
-    #[error("{}", rg_missing(*tool, given, problem))]
-    RgMissing {
-        tool: Tool,
-        given: String,
-        problem: RgMissing,
-    },
+    RgNotFound { rg: String, stderr: String },
+    #[error("{}", rg_missing(given, problem))]
+    RgMissing { given: String, problem: RgMissing },
     #[error(
-        "{tool} could not execute ripgrep `{rg}` (exit 126: {stderr}). {}",
+        "could not execute ripgrep `{rg}` (exit 126: {stderr}). {}",
         not_run_advice(stderr)
     )]
-    RgNotExecutable {
-        tool: Tool,
-        rg: String,
-        stderr: String,
-    },
+    RgNotExecutable { rg: String, stderr: String },
     #[error(
-        "{tool} cannot run: the workdir {} {problem}. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.",
+        "cannot run: the workdir {} {problem}. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.",
         workdir.display()
     )]
-    Workdir {
-        tool: Tool,
-        workdir: PathBuf,
-        problem: String,
-    },
+    Workdir { workdir: PathBuf, problem: String },
     #[error(
-        "{tool} cannot run: its command line ({bytes} bytes) is too long for the operating system. Use a shorter pattern, path, or include."
+        "cannot run: its command line ({bytes} bytes) is too long for the operating system. Use a shorter pattern, path, or include."
     )]
-    CommandTooLong { tool: Tool, bytes: usize },
+    CommandTooLong { bytes: usize },
     #[error(
-        "{tool} could not search the given path (ripgrep exit {status}: {stderr}). Check that the path exists relative to the workdir, or omit it to search the whole workdir."
+        "could not search the given path (ripgrep exit {status}: {stderr}). Check that the path exists relative to the workdir, or omit it to search the whole workdir."
     )]
-    Target {
-        tool: Tool,
-        status: i32,
-        stderr: String,
-    },
+    Target { status: i32, stderr: String },
     #[error(
-        "{tool} could not start /bin/sh in the workdir {}: {reason}",
+        "could not start /bin/sh in the workdir {}: {reason}",
         workdir.display()
     )]
-    SpawnFailed {
-        tool: Tool,
-        workdir: PathBuf,
-        reason: String,
-    },
+    SpawnFailed { workdir: PathBuf, reason: String },
     #[error(
-        "{tool} failed: ripgrep was killed by signal {signal}{}",
+        "failed: ripgrep was killed by signal {signal}{}",
         stderr_suffix(stderr)
     )]
-    RgKilled {
-        tool: Tool,
-        signal: i32,
-        stderr: String,
-    },
+    RgKilled { signal: i32, stderr: String },
+    #[error("failed: ripgrep exited with status {status}{}", stderr_suffix(stderr))]
+    RgFailed { status: i32, stderr: String },
     #[error(
-        "{tool} failed: ripgrep exited with status {status}{}",
-        stderr_suffix(stderr)
+        "failed: ripgrep's output could not be parsed ({detail}). Check that --rg names ripgrep 13 or newer."
     )]
-    RgFailed {
-        tool: Tool,
-        status: i32,
-        stderr: String,
-    },
+    MalformedOutput { detail: String },
     #[error(
-        "{tool} failed: ripgrep's output could not be parsed ({detail}). Check that --rg names ripgrep 13 or newer."
-    )]
-    MalformedOutput { tool: Tool, detail: String },
-    #[error(
-        "{tool} output is over the {cap}-byte cap on raw ripgrep output{}; {}{}, or raise --raw-output-max-bytes.",
+        "output is over the {cap}-byte cap on raw ripgrep output{}; {}{}, or raise --raw-output-max-bytes.",
         heavy_share(heavy),
-        tool.narrow_advice(),
+        narrow,
         match heavy.len() { 0 => "", 1 => " (leave that file out)", _ => " (leave those files out)" }
     )]
     RawOutputOverflow {
-        tool: Tool,
         cap: u64,
         /// The files that produced most of the output, with their share in
         /// percent, largest first (grep; empty when no file stands out).
         heavy: Vec<(String, u8)>,
+        /// How to narrow this tool's search (`Tool::narrow_advice`).
+        narrow: &'static str,
     },
-    #[error(
-        "{tool} timed out after {ms}ms; {} and retry, or raise --timeout-ms.",
-        tool.narrow_advice()
-    )]
-    TimedOut { tool: Tool, ms: u64 },
-    #[error("{tool} was interrupted by {signal}; the search was stopped.")]
-    Interrupted { tool: Tool, signal: &'static str },
-    #[error("{tool} was cancelled by the client; the search was stopped.")]
-    Cancelled { tool: Tool },
+    #[error("timed out after {ms}ms; {narrow} and retry, or raise --timeout-ms.")]
+    TimedOut { ms: u64, narrow: &'static str },
+    #[error("was interrupted by {signal}; the search was stopped.")]
+    Interrupted { signal: &'static str },
+    #[error("was cancelled by the client; the search was stopped.")]
+    Cancelled,
 }
 
-impl SearchError {
+impl Kind {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::PatternRejected { .. } => ErrorCode::SearchInvalidPattern,
@@ -296,7 +282,7 @@ impl SearchError {
             | Self::RgFailed { .. }
             | Self::MalformedOutput { .. } => ErrorCode::SearchFailed,
             Self::RawOutputOverflow { .. } => ErrorCode::SearchRawOutputOverflow,
-            Self::TimedOut { .. } | Self::Interrupted { .. } | Self::Cancelled { .. } => {
+            Self::TimedOut { .. } | Self::Interrupted { .. } | Self::Cancelled => {
                 ErrorCode::SearchAborted
             }
         }
@@ -316,21 +302,21 @@ fn not_run_advice(stderr: &str) -> &'static str {
 const INSTALL_ADVICE: &str = "Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.";
 
 /// Why the given rg cannot be run, and what to do about it.
-fn rg_missing(tool: Tool, given: &str, problem: &RgMissing) -> String {
+fn rg_missing(given: &str, problem: &RgMissing) -> String {
     match problem {
         RgMissing::NotOnPath => format!(
-            "{tool} requires ripgrep (rg) on PATH, but no absolute directory on PATH holds an executable `{given}`. {INSTALL_ADVICE}"
+            "requires ripgrep (rg) on PATH, but no absolute directory on PATH holds an executable `{given}`. {INSTALL_ADVICE}"
         ),
         RgMissing::NoSuchFile(path) => format!(
-            "{tool} requires ripgrep (rg), but {} does not exist. {INSTALL_ADVICE}",
+            "requires ripgrep (rg), but {} does not exist. {INSTALL_ADVICE}",
             path.display()
         ),
         RgMissing::NotExecutable(path) => format!(
-            "{tool} cannot run ripgrep: {} is not an executable file (a permission problem, or a directory). Make it executable (chmod +x) or point --rg / DSH_SEARCH_RG at an executable rg.",
+            "cannot run ripgrep: {} is not an executable file (a permission problem, or a directory). Make it executable (chmod +x) or point --rg / DSH_SEARCH_RG at an executable rg.",
             path.display()
         ),
         RgMissing::NotUtf8(path) => format!(
-            "{tool} cannot run ripgrep: its path {} is not valid UTF-8. Point --rg / DSH_SEARCH_RG at an rg whose path is.",
+            "cannot run ripgrep: its path {} is not valid UTF-8. Point --rg / DSH_SEARCH_RG at an rg whose path is.",
             path.display()
         ),
     }
@@ -444,30 +430,39 @@ mod tests {
 
     #[test]
     fn messages_name_the_option_that_raises_a_limit() {
-        let timeout = SearchError::TimedOut {
-            tool: Tool::Grep,
-            ms: 30000,
-        }
+        let timeout = SearchError::new(
+            Tool::Grep,
+            Kind::TimedOut {
+                ms: 30000,
+                narrow: Tool::Grep.narrow_advice(),
+            },
+        )
         .to_string();
         assert_eq!(
             timeout,
             "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
         );
-        let overflow = SearchError::RawOutputOverflow {
-            tool: Tool::Glob,
-            cap: 20_000_000,
-            heavy: Vec::new(),
-        }
+        let overflow = SearchError::new(
+            Tool::Glob,
+            Kind::RawOutputOverflow {
+                cap: 20_000_000,
+                heavy: Vec::new(),
+                narrow: Tool::Glob.narrow_advice(),
+            },
+        )
         .to_string();
         assert_eq!(
             overflow,
             "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes."
         );
-        let heavy = SearchError::RawOutputOverflow {
-            tool: Tool::Grep,
-            cap: 100,
-            heavy: vec![("a.js".into(), 60), ("b.js".into(), 30)],
-        }
+        let heavy = SearchError::new(
+            Tool::Grep,
+            Kind::RawOutputOverflow {
+                cap: 100,
+                heavy: vec![("a.js".into(), 60), ("b.js".into(), 30)],
+                narrow: Tool::Grep.narrow_advice(),
+            },
+        )
         .to_string();
         assert_eq!(
             heavy,

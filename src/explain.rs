@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
-use crate::error::SearchError;
+use crate::error::{Kind, SearchError};
 use crate::rg::run::{End, RawRun};
 use crate::search::report::{Items, Report, Spill};
 use crate::settings::Settings;
@@ -87,15 +87,13 @@ pub fn render(f: &Facts<'_>) -> String {
             line("limit:", &limit);
         }
         Err(e) => {
-            let limit = match e {
-                SearchError::RawOutputOverflow { cap, .. } => {
+            let limit = match &e.kind {
+                Kind::RawOutputOverflow { cap, .. } => {
                     format!("--raw-output-max-bytes ({cap}) stopped the run")
                 }
-                SearchError::TimedOut { ms, .. } => format!("--timeout-ms ({ms}) stopped the run"),
-                SearchError::Interrupted { signal, .. } => format!("{signal} stopped the run"),
-                SearchError::Cancelled { .. } => {
-                    "the client's cancellation stopped the run".to_owned()
-                }
+                Kind::TimedOut { ms, .. } => format!("--timeout-ms ({ms}) stopped the run"),
+                Kind::Interrupted { signal } => format!("{signal} stopped the run"),
+                Kind::Cancelled => "the client's cancellation stopped the run".to_owned(),
                 _ => "none".to_owned(),
             };
             line("limit:", &limit);

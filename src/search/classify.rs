@@ -13,7 +13,7 @@
 use std::os::unix::process::ExitStatusExt;
 
 use super::report::Partial;
-use crate::error::{Rejection, SearchError};
+use crate::error::{Kind, Rejection, SearchError};
 use crate::request::Request;
 use crate::rg::run::{End, RawRun, Stderr};
 use crate::settings::Settings;
@@ -48,21 +48,26 @@ pub fn classify(
     let status = match raw.end {
         End::Halted(halt) => return Err(super::halted(tool, halt, settings)),
         End::Overflow => {
-            return Err(SearchError::RawOutputOverflow {
+            return Err(SearchError::new(
                 tool,
-                cap: settings.limits.raw_output_max_bytes,
-                heavy: Vec::new(),
-            });
+                Kind::RawOutputOverflow {
+                    cap: settings.limits.raw_output_max_bytes,
+                    heavy: Vec::new(),
+                    narrow: tool.narrow_advice(),
+                },
+            ));
         }
         End::Exited(status) => status,
     };
     let stderr = || raw.stderr.excerpt();
     if let Some(signal) = status.signal() {
-        return Err(SearchError::RgKilled {
+        return Err(SearchError::new(
             tool,
-            signal,
-            stderr: stderr(),
-        });
+            Kind::RgKilled {
+                signal,
+                stderr: stderr(),
+            },
+        ));
     }
     let code = status.code().unwrap_or(-1);
     if code == 2 && raw.stdout_bytes == 0 {
@@ -73,20 +78,24 @@ pub fn classify(
                 Rejection::LineBreak => raw.stderr.first_line(),
                 _ => stderr(),
             };
-            return Err(SearchError::PatternRejected {
+            return Err(SearchError::new(
                 tool,
-                rejection,
-                status: code,
-                stderr: quoted,
-            });
+                Kind::PatternRejected {
+                    rejection,
+                    status: code,
+                    stderr: quoted,
+                },
+            ));
         }
     }
     if let Some(detail) = malformed {
         if matches!(code, 0..=2) {
-            return Err(SearchError::MalformedOutput {
+            return Err(SearchError::new(
                 tool,
-                detail: detail.to_owned(),
-            });
+                Kind::MalformedOutput {
+                    detail: detail.to_owned(),
+                },
+            ));
         }
     }
     match code {
@@ -98,32 +107,42 @@ pub fn classify(
         2 if messages(&raw.stderr).any(|m| m.starts_with(NOTHING_SEARCHED)) => {
             Ok(Verdict::NothingSearched)
         }
-        2 if TARGET_ERRORS.iter().any(|e| raw.stderr.contains(e)) => Err(SearchError::Target {
+        2 if TARGET_ERRORS.iter().any(|e| raw.stderr.contains(e)) => Err(SearchError::new(
             tool,
-            status: code,
-            stderr: stderr(),
-        }),
-        127 => Err(SearchError::RgNotFound {
+            Kind::Target {
+                status: code,
+                stderr: stderr(),
+            },
+        )),
+        127 => Err(SearchError::new(
             tool,
-            rg: settings.rg.given.clone(),
-            stderr: stderr(),
-        }),
-        126 => Err(SearchError::RgNotExecutable {
+            Kind::RgNotFound {
+                rg: settings.rg.given.clone(),
+                stderr: stderr(),
+            },
+        )),
+        126 => Err(SearchError::new(
             tool,
-            rg: settings.rg.given.clone(),
-            stderr: stderr(),
-        }),
+            Kind::RgNotExecutable {
+                rg: settings.rg.given.clone(),
+                stderr: stderr(),
+            },
+        )),
         // A shell that did not `exec` rg reports its death as 128 + signal.
-        129..=192 => Err(SearchError::RgKilled {
+        129..=192 => Err(SearchError::new(
             tool,
-            signal: code - 128,
-            stderr: stderr(),
-        }),
-        _ => Err(SearchError::RgFailed {
+            Kind::RgKilled {
+                signal: code - 128,
+                stderr: stderr(),
+            },
+        )),
+        _ => Err(SearchError::new(
             tool,
-            status: code,
-            stderr: stderr(),
-        }),
+            Kind::RgFailed {
+                status: code,
+                stderr: stderr(),
+            },
+        )),
     }
 }
 

@@ -13,7 +13,7 @@ mod sort;
 use std::io;
 use std::time::Instant;
 
-use crate::error::SearchError;
+use crate::error::{Kind, SearchError};
 use crate::request::Request;
 use crate::rg::command;
 use crate::rg::run::{self, RawRun, Sink, Spec};
@@ -26,8 +26,6 @@ use grep::GrepSink;
 use paths::Workdir;
 use report::{Items, Report, Spill};
 
-/// E2BIG: the argument list is too long for `execve`.
-const E2BIG: i32 = 7;
 
 /// What one search did: its result, and the facts `--explain` reports.
 #[derive(Debug)]
@@ -79,22 +77,26 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
     // Requests reject NUL already; the rg path comes from the operator.
     let Ok(script) = script else {
         return Outcome {
-            result: Err(SearchError::SpawnFailed {
+            result: Err(SearchError::new(
                 tool,
-                workdir: settings.workdir.clone(),
-                reason: "the rg path holds a NUL byte".to_owned(),
-            }),
+                Kind::SpawnFailed {
+                    workdir: settings.workdir.clone(),
+                    reason: "the rg path holds a NUL byte".to_owned(),
+                },
+            )),
             script: String::new(),
             raw: None,
             rg_version: None,
         };
     };
     let ready = match &settings.rg.resolved {
-        Err(problem) => Err(SearchError::RgMissing {
+        Err(problem) => Err(SearchError::new(
             tool,
-            given: settings.rg.given.clone(),
-            problem: problem.clone(),
-        }),
+            Kind::RgMissing {
+                given: settings.rg.given.clone(),
+                problem: problem.clone(),
+            },
+        )),
         Ok(_) => check_workdir(tool, settings),
     };
     if let Err(e) = ready {
@@ -160,14 +162,13 @@ fn run_grep(request: &Request, settings: &Settings, spec: &Spec<'_>, workdir: &W
         malformed.as_deref(),
     ) {
         // Say which files made the output too large (SPEC §6).
-        Err(SearchError::RawOutputOverflow { tool, cap, .. }) => {
-            Err(SearchError::RawOutputOverflow {
-                tool,
-                cap,
-                heavy: sink.heavy(),
-            })
+        Err(mut e) => {
+            if let Kind::RawOutputOverflow { heavy, .. } = &mut e.kind {
+                *heavy = sink.heavy();
+            }
+            Err(e)
         }
-        other => other,
+        verdict => verdict,
     };
     let result = verdict.map(|v| {
         let found = sink.into_found();
@@ -192,27 +193,34 @@ fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => "does not exist".to_owned(),
         Err(e) => format!("cannot be read ({e})"),
     };
-    Err(SearchError::Workdir {
+    Err(SearchError::new(
         tool,
-        workdir: settings.workdir.clone(),
-        problem,
-    })
+        Kind::Workdir {
+            workdir: settings.workdir.clone(),
+            problem,
+        },
+    ))
 }
 
 fn execute<S: Sink>(tool: Tool, spec: &Spec<'_>, sink: &mut S) -> Result<RawRun, SearchError> {
     let workdir = spec.workdir.to_path_buf();
     run::run(spec, sink).map_err(|e| {
-        if e.raw_os_error() == Some(E2BIG) {
-            SearchError::CommandTooLong {
+        // E2BIG: the argument list is too long for `execve`.
+        if rustix::io::Errno::from_io_error(&e) == Some(rustix::io::Errno::TOOBIG) {
+            SearchError::new(
                 tool,
-                bytes: spec.script.len(),
-            }
+                Kind::CommandTooLong {
+                    bytes: spec.script.len(),
+                },
+            )
         } else {
-            SearchError::SpawnFailed {
+            SearchError::new(
                 tool,
-                workdir,
-                reason: e.to_string(),
-            }
+                Kind::SpawnFailed {
+                    workdir,
+                    reason: e.to_string(),
+                },
+            )
         }
     })
 }
@@ -220,15 +228,20 @@ fn execute<S: Sink>(tool: Tool, spec: &Spec<'_>, sink: &mut S) -> Result<RawRun,
 /// The error of a search that `halt` stopped.
 pub(super) fn halted(tool: Tool, halt: Halt, settings: &Settings) -> SearchError {
     match halt {
-        Halt::TimedOut => SearchError::TimedOut {
+        Halt::TimedOut => SearchError::new(
             tool,
-            ms: settings.timeout_ms,
-        },
-        Halt::Signal(signal) => SearchError::Interrupted {
+            Kind::TimedOut {
+                ms: settings.timeout_ms,
+                narrow: tool.narrow_advice(),
+            },
+        ),
+        Halt::Signal(signal) => SearchError::new(
             tool,
-            signal: stop::signal_name(signal),
-        },
-        Halt::Cancelled => SearchError::Cancelled { tool },
+            Kind::Interrupted {
+                signal: stop::signal_name(signal),
+            },
+        ),
+        Halt::Cancelled => SearchError::new(tool, Kind::Cancelled),
     }
 }
 
