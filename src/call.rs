@@ -114,7 +114,7 @@ fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &
             settings,
             script: &outcome.script,
             rg_version: outcome.rg_version.as_deref(),
-            raw: outcome.raw.as_ref(),
+            run: outcome.run.as_ref(),
             result: outcome.result.as_ref(),
             exit,
         })

@@ -3,12 +3,11 @@
 //! same with and without it).
 
 use std::fmt::Write as _;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 use crate::error::{Kind, SearchError};
-use crate::rg::run::{End, RawRun};
 use crate::search::report::{Items, Report, Spill};
+use crate::search::{Ended, Run};
 use crate::settings::Settings;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
@@ -19,7 +18,7 @@ pub struct Facts<'a> {
     pub settings: &'a Settings,
     pub script: &'a str,
     pub rg_version: Option<&'a str>,
-    pub raw: Option<&'a RawRun>,
+    pub run: Option<&'a Run>,
     pub result: Result<&'a Report, &'a SearchError>,
     pub exit: crate::error::Exit,
 }
@@ -42,7 +41,7 @@ pub fn render(f: &Facts<'_>) -> String {
         "rg:",
         &format!("{rg} ({})", f.rg_version.unwrap_or("version unknown")),
     );
-    match f.raw {
+    match f.run {
         None => line("run:", "rg was not started"),
         Some(raw) => {
             line("ended:", &ended(raw, s));
@@ -53,7 +52,7 @@ pub fn render(f: &Facts<'_>) -> String {
                     raw.stdout_bytes, s.limits.raw_output_max_bytes
                 ),
             );
-            let stderr = raw.stderr.excerpt();
+            let stderr = raw.stderr.clone();
             let stderr = if stderr.is_empty() {
                 "(empty)".to_owned()
             } else {
@@ -104,25 +103,22 @@ pub fn render(f: &Facts<'_>) -> String {
     out
 }
 
-fn ended(raw: &RawRun, s: &Settings) -> String {
-    match raw.end {
-        End::Exited(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => format!("rg exited with status {code}"),
-            (None, Some(sig)) => format!("rg was killed by signal {sig}"),
-            (None, None) => "rg ended".to_owned(),
-        },
-        End::Overflow => format!(
+fn ended(run: &Run, s: &Settings) -> String {
+    match run.ended {
+        Ended::Status(code) => format!("rg exited with status {code}"),
+        Ended::Signal(sig) => format!("rg was killed by signal {sig}"),
+        Ended::Overflow => format!(
             "stopped: raw output passed {} bytes; the process group was killed",
             s.limits.raw_output_max_bytes
         ),
-        End::Halted(Halt::TimedOut) => format!(
+        Ended::Halted(Halt::TimedOut) => format!(
             "stopped: {} ms passed; the process group was killed",
             s.timeout_ms
         ),
-        End::Halted(Halt::Cancelled) => {
+        Ended::Halted(Halt::Cancelled) => {
             "stopped: the client cancelled; the process group was killed".to_owned()
         }
-        End::Halted(Halt::Signal(sig)) => format!(
+        Ended::Halted(Halt::Signal(sig)) => format!(
             "stopped: dsh-search got {}; the process group was killed",
             stop::signal_name(sig)
         ),

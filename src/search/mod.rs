@@ -11,12 +11,13 @@ pub mod report;
 mod sort;
 
 use std::io;
-use std::time::Instant;
+use std::os::unix::process::ExitStatusExt;
+use std::time::{Duration, Instant};
 
 use crate::error::{Kind, SearchError};
 use crate::request::Request;
 use crate::rg::command;
-use crate::rg::run::{self, RawRun, Sink, Spec};
+use crate::rg::run::{self, End, RawRun, Sink, Spec};
 use crate::settings::Settings;
 use crate::stop::{self, Budget, Halt, Stop};
 use crate::tool::Tool;
@@ -26,7 +27,6 @@ use grep::GrepSink;
 use paths::Workdir;
 use report::{Items, Report, Spill};
 
-
 /// What one search did: its result, and the facts `--explain` reports.
 #[derive(Debug)]
 pub struct Outcome {
@@ -34,7 +34,7 @@ pub struct Outcome {
     /// The exact `sh -c` string (empty if it could not be built).
     pub script: String,
     /// How rg ran, when it was started.
-    pub raw: Option<RawRun>,
+    pub run: Option<Run>,
     /// The first line of `rg --version`, asked only for `--explain`.
     pub rg_version: Option<String>,
 }
@@ -85,7 +85,7 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
                 },
             )),
             script: String::new(),
-            raw: None,
+            run: None,
             rg_version: None,
         };
     };
@@ -103,7 +103,7 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
         return Outcome {
             result: Err(e),
             script,
-            raw: None,
+            run: None,
             rg_version: None,
         };
     }
@@ -121,8 +121,52 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
     Outcome {
         result,
         script,
-        raw,
+        run: raw.as_ref().map(Run::of),
         rg_version: None,
+    }
+}
+
+/// How rg ran, in search's own terms: the facts `--explain` reports.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub ended: Ended,
+    /// stdout bytes received.
+    pub stdout_bytes: u64,
+    /// rg's stderr, trimmed and bounded.
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+/// How the run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// rg exited with this status.
+    Status(i32),
+    /// rg was killed by this signal.
+    Signal(i32),
+    /// stdout went over the cap; the group was killed.
+    Overflow,
+    /// A deadline, signal or cancellation stopped it; the group was killed.
+    Halted(Halt),
+}
+
+impl Run {
+    fn of(raw: &RawRun) -> Self {
+        let ended = match raw.end {
+            End::Exited(status) => match (status.code(), status.signal()) {
+                (Some(code), _) => Ended::Status(code),
+                (None, Some(signal)) => Ended::Signal(signal),
+                (None, None) => Ended::Status(-1),
+            },
+            End::Overflow => Ended::Overflow,
+            End::Halted(halt) => Ended::Halted(halt),
+        };
+        Self {
+            ended,
+            stdout_bytes: raw.stdout_bytes,
+            stderr: raw.stderr.excerpt(),
+            elapsed: raw.elapsed,
+        }
     }
 }
 
