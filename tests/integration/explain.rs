@@ -27,13 +27,48 @@ fn quoted_rg() -> String {
     format!("'{}'", crate::harness::real_rg_path())
 }
 
-fn assert_has(explain: &str, needles: &[&str]) {
-    for needle in needles {
-        assert!(
-            explain.contains(needle),
-            "--explain lacks {needle:?}:\n{explain}"
-        );
-    }
+/// The first line of the pinned rg's `--version`.
+fn rg_version() -> String {
+    let out = std::process::Command::new(crate::harness::real_rg_path())
+        .arg("--version")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+/// The account with what changes from run to run masked: the elapsed
+/// time, and stdout's byte count (rg's JSON summary carries timings).
+fn masked(explain: &str) -> String {
+    explain
+        .lines()
+        .map(|line| {
+            if line.starts_with("  elapsed:") {
+                "  elapsed:  <ms>".to_owned()
+            } else if let Some(rest) = line.strip_prefix("  stdout:   ") {
+                let (_, tail) = rest.split_once(' ').unwrap_or(("", rest));
+                format!("  stdout:   <n> {tail}")
+            } else {
+                line.to_owned()
+            }
+        })
+        .map(|l| l + "\n")
+        .collect()
+}
+
+/// The `rg:` line dsh-search prints for the pinned rg.
+fn rg_line() -> String {
+    let given = crate::harness::real_rg();
+    let path = crate::harness::real_rg_path();
+    let named = if given == path {
+        path
+    } else {
+        format!("{given} → {path}")
+    };
+    format!("  rg:       {named} ({})", rg_version())
 }
 
 #[test]
@@ -41,24 +76,14 @@ fn a_successful_grep() {
     let t = TestDir::new();
     t.write("a.rs", "fn main() {}\nfn other() {}\n");
     let e = explained(&t, &["grep", "fn"]);
-    assert_has(
-        &e,
-        &[
-            &format!(
-                "sh -c:    exec {} --no-config --json --binary --regexp='fn'",
-                quoted_rg()
-            ),
-            &format!("workdir:  {}", t.root()),
-            "ripgrep ",
-            "ended:    rg exited with status 0",
-            "bytes raw (cap 20000000)",
-            "stderr:   (empty)",
-            "elapsed:",
-            "results:  2 matches in 1 file seen, 2 shown (--grep-max-matches 250); 0 shown previews cut at 2000 bytes",
-            "spill:    not needed",
-            "limit:    none",
-            "exit:     0",
-        ],
+    assert_eq!(
+        masked(&e),
+        format!(
+            "dsh-search --explain: grep\n  sh -c:    exec {} --no-config --json --binary --regexp='fn'\n  workdir:  {}\n{}\n  ended:    rg exited with status 0\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  2 matches in 1 file seen, 2 shown (--grep-max-matches 250); 0 shown previews cut at 2000 bytes\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     0\n",
+            quoted_rg(),
+            t.root(),
+            rg_line()
+        )
     );
 }
 
@@ -66,18 +91,31 @@ fn a_successful_grep() {
 fn an_empty_glob() {
     let t = TestDir::new();
     let e = explained(&t, &["glob", "*.nothing"]);
-    assert_has(
-        &e,
-        &[
-            &format!(
-                "exec {} --no-config --files --null --glob='*.nothing' --no-ignore --hidden",
-                quoted_rg()
-            ),
-            "ended:    rg exited with status 1",
-            "results:  0 paths seen, 0 shown",
-            "exit:     1",
-        ],
+    let vcs: String = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"]
+        .iter()
+        .map(|d| format!(" --glob='!**/{d}' --glob='!**/{d}/**'"))
+        .collect();
+    assert_eq!(
+        masked(&e),
+        format!(
+            "dsh-search --explain: glob\n  sh -c:    exec {} --no-config --files --null --glob='*.nothing' --no-ignore --hidden{vcs}\n  workdir:  {}\n{}\n  ended:    rg exited with status 1\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  0 paths seen, 0 shown (--glob-max-results 100)\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     1\n",
+            quoted_rg(),
+            t.root(),
+            rg_line()
+        )
     );
+}
+
+/// Whether every one of `needles` is a whole line of the account (the
+/// lines that quote rg or hold temp paths are checked this way).
+#[track_caller]
+fn assert_lines(explain: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(
+            explain.lines().any(|l| l == *needle),
+            "--explain lacks the line {needle:?}:\n{explain}"
+        );
+    }
 }
 
 #[test]
@@ -85,22 +123,24 @@ fn an_error() {
     let t = TestDir::new();
     t.write("a.rs", "x\n");
     let e = explained(&t, &["grep", "a("]);
-    assert_has(
+    assert_lines(
         &e,
         &[
-            "rg exited with status 2",
-            "regex parse error",
-            "error:    SEARCH_INVALID_PATTERN",
-            "exit:     3",
+            "  ended:    rg exited with status 2",
+            "  stderr:   rg: regex parse error:",
+            "  limit:    none",
+            "  error:    SEARCH_INVALID_PATTERN",
+            "  exit:     3",
         ],
     );
     let e = explained(&t, &["-C", "/nonexistent/dsh", "glob", "*"]);
-    assert_has(
+    assert_lines(
         &e,
         &[
-            "rg was not started",
-            "error:    SEARCH_FAILED",
-            "exit:     4",
+            "  run:      rg was not started",
+            "  limit:    none",
+            "  error:    SEARCH_FAILED",
+            "  exit:     4",
         ],
     );
 }
@@ -125,19 +165,20 @@ fn a_capped_spill() {
     ];
     let e = explained(&t, &args);
     // The plain run inside `explained` saved the file; the explained run reuses it.
-    assert_has(
+    assert_lines(
         &e,
         &[
-            "results:  3 paths seen, 2 shown (--glob-max-results 2)",
-            "spill:    reused the identical ",
-            "-glob-results.txt",
-            "limit:    --glob-max-results (2) capped the page",
+            "  results:  3 paths seen, 2 shown (--glob-max-results 2)",
+            &format!("  spill:    reused the identical {}", saved(spill.path())),
+            "  limit:    --glob-max-results (2) capped the page",
         ],
     );
     let e = explained(&t, &["--glob-max-results", "2", "glob", "*"]);
-    assert_has(
+    assert_lines(
         &e,
-        &["spill:    not saved: no spill directory is configured"],
+        &[
+            "  spill:    not saved: no spill directory is configured (--spill-dir or DSH_SEARCH_SPILL_DIR)",
+        ],
     );
 }
 
@@ -146,12 +187,23 @@ fn a_run_stopped_by_a_limit() {
     let t = TestDir::new();
     t.write("a.txt", "word\n".repeat(100));
     let e = explained(&t, &["--raw-output-max-bytes", "100", "grep", "word"]);
-    assert_has(
+    assert_lines(
         &e,
         &[
-            "stopped: raw output passed 100 bytes; the process group was killed",
-            "limit:    --raw-output-max-bytes (100) stopped the run",
-            "exit:     5",
+            "  ended:    stopped: raw output passed 100 bytes; the process group was killed",
+            "  limit:    --raw-output-max-bytes (100) stopped the run",
+            "  error:    SEARCH_RAW_OUTPUT_OVERFLOW",
+            "  exit:     5",
         ],
     );
+}
+
+/// The one file saved in `dir`.
+fn saved(dir: &std::path::Path) -> String {
+    let files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].canonicalize().unwrap().display().to_string()
 }

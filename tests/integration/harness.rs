@@ -147,16 +147,40 @@ impl TestDir {
     }
 }
 
-/// Assert exit code and stdout byte for byte.
+/// Assert exit code and stdout byte for byte; on a mismatch, show the
+/// lines that differ (as fd's test environment does), then both in full.
 #[track_caller]
 pub fn assert_out(out: &Output, code: i32, stdout: &str) {
     let got = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        (out.status.code(), got.as_ref()),
-        (Some(code), stdout),
-        "stderr: {}",
+    if (out.status.code(), got.as_ref()) == (Some(code), stdout) {
+        return;
+    }
+    panic!(
+        "exit {:?} (want {code})\n{}\n--- want\n{stdout}\n--- got\n{got}\n--- stderr\n{}",
+        out.status.code(),
+        line_diff(stdout, &got),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The lines where `want` and `got` differ, `-` for want and `+` for got,
+/// with their line numbers.
+pub fn line_diff(want: &str, got: &str) -> String {
+    let (want, got): (Vec<&str>, Vec<&str>) =
+        (want.split('\n').collect(), got.split('\n').collect());
+    let mut out = String::new();
+    for i in 0..want.len().max(got.len()) {
+        let (w, g) = (want.get(i), got.get(i));
+        if w != g {
+            if let Some(w) = w {
+                out.push_str(&format!("{:>4} - {w:?}\n", i + 1));
+            }
+            if let Some(g) = g {
+                out.push_str(&format!("{:>4} + {g:?}\n", i + 1));
+            }
+        }
+    }
+    out
 }
 
 /// stdout as a string.
