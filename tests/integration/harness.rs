@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use std::fmt::Write as _;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -173,10 +174,10 @@ pub fn line_diff(want: &str, got: &str) -> String {
         let (w, g) = (want.get(i), got.get(i));
         if w != g {
             if let Some(w) = w {
-                out.push_str(&format!("{:>4} - {w:?}\n", i + 1));
+                let _ = writeln!(out, "{:>4} - {w:?}", i + 1);
             }
             if let Some(g) = g {
-                out.push_str(&format!("{:>4} + {g:?}\n", i + 1));
+                let _ = writeln!(out, "{:>4} + {g:?}", i + 1);
             }
         }
     }
