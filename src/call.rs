@@ -64,6 +64,17 @@ pub fn run(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) -> Res
 }
 
 impl Response {
+    /// SPEC §4a: a timeout keeps what rg found before it, after the error
+    /// line in text, as `partial` beside the error in JSON.
+    fn add_partial(&mut self, partial: &Report) {
+        self.text.push_str("\n\n");
+        self.text.push_str(&render::text::report(partial));
+        if let Value::Object(envelope) = &mut self.envelope {
+            envelope.insert("text".to_owned(), Value::String(self.text.clone()));
+            envelope.insert("partial".to_owned(), render::json::report(partial));
+        }
+    }
+
     /// SPEC §8: one closing text line names the ignored fields, and JSON
     /// `warnings` names each.
     fn note_ignored(&mut self, ignored: &[String]) {
@@ -98,7 +109,7 @@ impl Response {
 
 fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &Stop) -> Response {
     let mut outcome = search::run(request, settings, stop);
-    if let Ok(report) = &mut outcome.result {
+    for report in outcome.result.iter_mut().chain(outcome.partial.as_mut()) {
         if report.truncated() {
             report.spill = save(report, settings);
         }
@@ -120,7 +131,13 @@ fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &
         })
     });
     let mut response = match outcome.result {
-        Err(e) => Response::failure(Some(tool), &Error::from(e)),
+        Err(e) => {
+            let mut response = Response::failure(Some(tool), &Error::from(e));
+            if let Some(partial) = &outcome.partial {
+                response.add_partial(partial);
+            }
+            response
+        }
         Ok(report) => Response {
             text: render::text::report(&report),
             envelope: render::json::report(&report),

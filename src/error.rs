@@ -259,8 +259,16 @@ pub enum Kind {
         /// How to narrow this tool's search (`Tool::narrow_advice`).
         narrow: &'static str,
     },
-    #[error("timed out after {ms}ms; {narrow} and retry, or raise --timeout-ms.")]
-    TimedOut { ms: u64, narrow: &'static str },
+    #[error(
+        "timed out after {ms}ms; {}{narrow} and retry, or raise --timeout-ms.",
+        if *found { "showing what was found in that time (incomplete); " } else { "" }
+    )]
+    TimedOut {
+        ms: u64,
+        narrow: &'static str,
+        /// rg had printed results: they follow, marked incomplete.
+        found: bool,
+    },
     #[error("was interrupted by {signal}; the search was stopped.")]
     Interrupted { signal: &'static str },
     #[error("was cancelled by the client; the search was stopped.")]
@@ -435,6 +443,7 @@ mod tests {
             Kind::TimedOut {
                 ms: 30000,
                 narrow: Tool::Grep.narrow_advice(),
+                found: false,
             },
         )
         .to_string();

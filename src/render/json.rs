@@ -5,11 +5,11 @@
 use std::borrow::Cow;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::text;
 use crate::error::{ArgumentError, Error, ErrorCode};
-use crate::search::report::{Items, LineMatch, Report, Spill};
+use crate::search::report::{Hint, Items, LineMatch, Report, Spill};
 use crate::tool::Tool;
 
 const VERSION: u32 = 1;
@@ -34,6 +34,8 @@ struct Success<'a> {
     spill: Option<SpillJson<'a>>,
     spill_error: Option<&'a str>,
     warnings: Vec<String>,
+    /// Where to look next (SPEC §4a).
+    hints: Vec<Value>,
     text: String,
 }
 
@@ -128,9 +130,33 @@ pub fn report(r: &Report) -> Value {
         spill,
         spill_error,
         warnings: text::warnings(r),
+        hints: r.hints.iter().map(hint).collect(),
         text: text::report(r),
     };
     serde_json::to_value(envelope).unwrap_or(Value::Null)
+}
+
+fn hint(h: &Hint) -> Value {
+    match h {
+        Hint::Ignored {
+            count,
+            complete,
+            examples,
+            path,
+        } => {
+            json!({"kind": "ignored", "count": count, "complete": complete, "examples": examples, "path": path})
+        }
+        Hint::Case {
+            count,
+            complete,
+            examples,
+        } => json!({"kind": "case", "count": count, "complete": complete, "examples": examples}),
+        Hint::Remainder { count, places } => json!({
+            "kind": "remainder",
+            "count": count,
+            "places": places.iter().map(|(path, n)| json!({"path": path, "count": n})).collect::<Vec<_>>(),
+        }),
+    }
 }
 
 /// The envelope of a failed call. `tool` is `None` when the command line

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::error::Error;
-use crate::search::report::{FileMatches, Items, LineMatch, Partial, Report, Spill};
+use crate::search::report::{FileMatches, Hint, Items, LineMatch, Partial, Report, Spill};
+use crate::tool::Tool;
 
 /// The text of a successful search.
 pub fn report(r: &Report) -> String {
@@ -35,7 +36,19 @@ pub fn report(r: &Report) -> String {
             page
         }
     };
+    // Where to look next (SPEC §4a): after an empty result, the probes'
+    // lines; before a capped page's footer, where the rest is.
+    for h in &r.hints {
+        if !matches!(h, Hint::Remainder { .. }) {
+            let _ = write!(out, "\n\n{}", hint(h, r.tool));
+        }
+    }
     if r.truncated() {
+        for h in &r.hints {
+            if matches!(h, Hint::Remainder { .. }) {
+                let _ = write!(out, "\n\n{}", hint(h, r.tool));
+            }
+        }
         out.push_str("\n\n");
         out.push_str(&cap_footer(r));
     }
@@ -67,6 +80,98 @@ pub fn warnings(r: &Report) -> Vec<String> {
     }
     if let Some(p) = &r.partial {
         out.push(partial(p));
+    }
+    out
+}
+
+/// One hint's line (SPEC §4a).
+fn hint(h: &Hint, tool: Tool) -> String {
+    let count = |n: usize, complete: bool, one: &str, many: &str| {
+        let noun = if n == 1 { one } else { many };
+        let at_least = if complete { "" } else { "at least " };
+        format!("{at_least}{} {noun}", thousands(n))
+    };
+    let examples = |list: &[String]| {
+        list.iter()
+            .map(|p| escape_path(p).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match h {
+        Hint::Ignored {
+            count: n,
+            complete,
+            examples: list,
+            path,
+        } => {
+            let (verb, lead) = if *n == 1 && *complete {
+                ("matches", ":")
+            } else {
+                ("match", ", e.g.")
+            };
+            // A file is searched as itself; a directory, what lies there.
+            let there = if list.contains(path) { "it" } else { "there" };
+            format!(
+                "(Not searched: {} that ignore or hidden-file rules skip {verb}{lead} {}; pass path \"{}\" to search {there})",
+                count(*n, *complete, "file", "files"),
+                examples(list),
+                escape_path(path)
+            )
+        }
+        Hint::Case {
+            count: n,
+            complete,
+            examples: list,
+        } => {
+            let (verb, lead) = if *n == 1 && *complete {
+                ("matches", ":")
+            } else {
+                ("match", ", e.g.")
+            };
+            let (what, advice) = match tool {
+                Tool::Grep => (
+                    count(*n, *complete, "file", "files"),
+                    "the pattern is case-sensitive: start it with (?i) to ignore case",
+                ),
+                Tool::Glob => (
+                    count(*n, *complete, "path", "paths"),
+                    "globs are case-sensitive: write the case these have",
+                ),
+            };
+            format!(
+                "(Ignoring case, {what} {verb}{lead} {}; {advice})",
+                examples(list)
+            )
+        }
+        Hint::Remainder { count: n, places } => {
+            let noun = match (tool, *n == 1) {
+                (Tool::Grep, true) => "match",
+                (Tool::Grep, false) => "matches",
+                (Tool::Glob, true) => "path",
+                (Tool::Glob, false) => "paths",
+            };
+            let listed: Vec<String> = places
+                .iter()
+                .map(|(p, c)| format!("{} {}", escape_path(p), thousands(*c)))
+                .collect();
+            format!(
+                "(The other {} {noun}: {})",
+                thousands(*n),
+                listed.join(", ")
+            )
+        }
+    }
+}
+
+/// `3750` as `3,750`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
     }
     out
 }
@@ -238,6 +343,7 @@ mod tests {
             nothing_searched: false,
             partial: None,
             spill: Spill::NotNeeded,
+            hints: Vec::new(),
         }
     }
 
@@ -287,6 +393,7 @@ mod tests {
             spill: Spill::NotSaved {
                 reason: "none".into(),
             },
+            hints: Vec::new(),
         };
         assert_eq!(
             report(&r),

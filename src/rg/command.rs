@@ -12,20 +12,82 @@ use crate::tool::VCS_DIRS;
 
 /// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS excludes.
 pub fn glob_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String, NulByte> {
+    let mut words = glob_words(rg, "--glob", pattern)?;
+    push_path(&mut words, path)?;
+    Ok(words.join(" "))
+}
+
+fn glob_words(rg: &str, flag: &str, pattern: &str) -> Result<Vec<String>, NulByte> {
     let mut words = vec![
         "exec".to_owned(),
         quote(rg)?,
         "--no-config".to_owned(),
         "--files".to_owned(),
         "--null".to_owned(),
-        format!("--glob={}", quote(pattern)?),
+        format!("{flag}={}", quote(pattern)?),
         "--no-ignore".to_owned(),
         "--hidden".to_owned(),
     ];
+    push_vcs_excludes(&mut words)?;
+    Ok(words)
+}
+
+fn push_vcs_excludes(words: &mut Vec<String>) -> Result<(), NulByte> {
     for dir in VCS_DIRS {
         words.push(format!("--glob={}", quote(&format!("!**/{dir}"))?));
         words.push(format!("--glob={}", quote(&format!("!**/{dir}/**"))?));
     }
+    Ok(())
+}
+
+/// One rule an empty search's probe relaxes (SPEC §4a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// grep: search what ignore files and hidden-file rules skip (the VCS
+    /// directories still excluded).
+    Ignored,
+    /// Match regardless of case (`--ignore-case`; glob: `--iglob`).
+    Case,
+}
+
+/// A probe of an empty grep: the same pattern, include and path with one
+/// rule relaxed, files only, NUL-separated and in path order (so whatever
+/// the probe's byte cap cuts off, what it shows is the same every run).
+pub fn grep_probe_script(
+    rg: &str,
+    probe: Probe,
+    pattern: &str,
+    include: Option<&str>,
+    path: Option<&str>,
+) -> Result<String, NulByte> {
+    let mut words = vec![
+        "exec".to_owned(),
+        quote(rg)?,
+        "--no-config".to_owned(),
+        "--files-with-matches".to_owned(),
+        "--null".to_owned(),
+        "--sort=path".to_owned(),
+        "--binary".to_owned(),
+        format!("--regexp={}", quote(pattern)?),
+    ];
+    if let Some(include) = include {
+        words.push(format!("--glob={}", quote(include)?));
+    }
+    match probe {
+        Probe::Ignored => {
+            words.extend(["--no-ignore".to_owned(), "--hidden".to_owned()]);
+            push_vcs_excludes(&mut words)?;
+        }
+        Probe::Case => words.push("--ignore-case".to_owned()),
+    }
+    push_path(&mut words, path)?;
+    Ok(words.join(" "))
+}
+
+/// The case probe of an empty glob: the pattern as `--iglob`, in path order.
+pub fn glob_case_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String, NulByte> {
+    let mut words = glob_words(rg, "--iglob", pattern)?;
+    words.push("--sort=path".to_owned());
     push_path(&mut words, path)?;
     Ok(words.join(" "))
 }

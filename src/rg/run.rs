@@ -551,8 +551,9 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
 
     /// End the feed, as the run ended (`None`: normally). A normal end
     /// gives the sink every byte, then finishes it; an overflow has the
-    /// rest skimmed; after a halt the result is not used and the backlog is
-    /// dropped.
+    /// rest skimmed; a timeout has the rest parsed (a record cut off by the
+    /// kill is left unfinished); after a signal or a cancellation the
+    /// result is not used and the backlog is dropped.
     fn finish(self, end: Option<End>, handback: &AtomicBool) {
         let sink = match self {
             Self::Inline { sink, .. } => sink,
@@ -569,7 +570,9 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
                 };
                 for batch in held.into_iter().chain(rx.try_iter()) {
                     match end {
-                        None => sink.chunk(&batch),
+                        // What rg printed before the deadline is still a
+                        // result, an incomplete one (SPEC §4a).
+                        None | Some(End::Halted(Halt::TimedOut)) => sink.chunk(&batch),
                         Some(End::Overflow) => sink.skim(&batch),
                         Some(_) => break,
                     }

@@ -71,8 +71,24 @@ pub fn ordered_paths(
     workdir: &Workdir,
     order: GlobSort,
     budget: Budget<'_>,
-) -> Result<PathList, Halt> {
-    let mut entries = Vec::with_capacity(memchr::memchr_iter(0, &listing).count() + 1);
+) -> Result<PathList, (Halt, Vec<u8>)> {
+    match order_entries(&listing, workdir, order, budget) {
+        Ok(entries) => {
+            let ranges = entries.iter().map(Entry::shown).collect();
+            Ok(PathList::new(listing, ranges))
+        }
+        // The listing comes back: a timed-out glob still shows it.
+        Err(halt) => Err((halt, listing)),
+    }
+}
+
+fn order_entries(
+    listing: &[u8],
+    workdir: &Workdir,
+    order: GlobSort,
+    budget: Budget<'_>,
+) -> Result<Vec<Entry>, Halt> {
+    let mut entries = Vec::with_capacity(memchr::memchr_iter(0, listing).count() + 1);
     let mut start = 0;
     for (i, piece) in listing.split(|&b| b == 0).enumerate() {
         if i % STAT_BLOCK == 0 {
@@ -102,7 +118,7 @@ pub fn ordered_paths(
     match order {
         GlobSort::Path => sort::sort_by(&mut entries, &mut |a, b| path(a).cmp(path(b)), budget)?,
         GlobSort::Newest | GlobSort::Oldest => {
-            stat_entries(&mut entries, &listing, workdir, budget)?;
+            stat_entries(&mut entries, listing, workdir, budget)?;
             let newest_first = order == GlobSort::Newest;
             let mut by_time_then_path = |a: &Entry, b: &Entry| {
                 let by_time = a.mtime.cmp(&b.mtime);
@@ -116,8 +132,7 @@ pub fn ordered_paths(
             sort::sort_by(&mut entries, &mut by_time_then_path, budget)?;
         }
     }
-    let ranges = entries.iter().map(Entry::shown).collect();
-    Ok(PathList::new(listing, ranges))
+    Ok(entries)
 }
 
 /// Below this many paths one thread stats them all; above, the work is

@@ -5,6 +5,7 @@
 mod classify;
 pub mod glob;
 pub mod grep;
+mod hints;
 pub mod paths;
 pub mod preview;
 pub mod report;
@@ -18,7 +19,7 @@ use crate::error::{Kind, SearchError};
 use crate::request::Request;
 use crate::rg::command;
 use crate::rg::run::{self, End, RawRun, Sink, Spec};
-use crate::settings::Settings;
+use crate::settings::{GlobSort, Settings};
 use crate::stop::{self, Budget, Halt, Stop};
 use crate::tool::Tool;
 use classify::{Verdict, classify};
@@ -37,6 +38,8 @@ pub struct Outcome {
     pub run: Option<Run>,
     /// The first line of `rg --version`, asked only for `--explain`.
     pub rg_version: Option<String>,
+    /// A search that timed out after rg printed results: what it found.
+    pub partial: Option<Report>,
 }
 
 /// Run `request` under `settings`, within `--timeout-ms` from now; `stop`
@@ -87,6 +90,7 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
             script: String::new(),
             run: None,
             rg_version: None,
+            partial: None,
         };
     };
     let ready = match &settings.rg.resolved {
@@ -105,6 +109,7 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
             script,
             run: None,
             rg_version: None,
+            partial: None,
         };
     }
     let workdir = Workdir::new(&settings.workdir);
@@ -114,16 +119,33 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
         budget,
         stdout_cap: settings.limits.raw_output_max_bytes,
     };
-    let (raw, result) = match request {
+    let ran = match request {
         Request::Glob(_) => run_glob(request, settings, &spec, &workdir),
         Request::Grep(_) => run_grep(request, settings, &spec, &workdir),
     };
-    Outcome {
-        result,
+    let mut outcome = Outcome {
+        result: ran.result,
         script,
-        run: raw.as_ref().map(Run::of),
+        run: ran.raw.as_ref().map(Run::of),
         rg_version: None,
+        partial: ran.partial,
+    };
+    if let Err(e) = &mut outcome.result {
+        if let (Kind::TimedOut { found, .. }, Some(_)) = (&mut e.kind, &outcome.partial) {
+            *found = true;
+        }
     }
+    // Where to look next (SPEC §4a): the probes only for an empty result.
+    let search_took = ran.raw.as_ref().map_or(Duration::ZERO, |raw| raw.elapsed);
+    if let Ok(report) = &mut outcome.result {
+        if report.is_empty() {
+            report.hints = hints::probe(request, settings, &workdir, search_took, budget);
+        }
+    }
+    for report in outcome.result.iter_mut().chain(outcome.partial.as_mut()) {
+        report.hints.extend(hints::remainder(report));
+    }
+    outcome
 }
 
 /// How rg ran, in search's own terms: the facts `--explain` reports.
@@ -170,31 +192,69 @@ impl Run {
     }
 }
 
-/// What a run gave: the facts, when rg started, and the result.
-type Ran = (Option<RawRun>, Result<Report, SearchError>);
+/// How long a timed-out glob may take to put what rg listed in path order
+/// (SPEC §4a: the page of what was found; the deadline has passed, so this
+/// grace is all it gets).
+const PARTIAL_GRACE: Duration = Duration::from_millis(100);
 
 fn run_glob(request: &Request, settings: &Settings, spec: &Spec<'_>, workdir: &Workdir) -> Ran {
     let tool = request.tool();
     let mut sink = GlobSink::default();
     let raw = match execute(tool, spec, &mut sink) {
-        Err(e) => return (None, Err(e)),
+        Err(e) => return Ran::failed(e),
         Ok(raw) => raw,
     };
     let listed = glob::lists_a_path(&sink.bytes, workdir);
+    let mut partial = None;
     // Ordering stats every path: only for a result that stands.
-    let result = classify(request, settings, &raw, listed, None).and_then(|v| {
-        let items = glob::ordered_paths(sink.bytes, workdir, settings.glob_sort, spec.budget)
-            .map_err(|halt| halted(tool, halt, settings))?;
-        Ok(report(tool, Items::Glob(items), v, settings))
-    });
-    (Some(raw), result)
+    let result = match classify(request, settings, &raw, listed, None) {
+        Ok(v) => match glob::ordered_paths(sink.bytes, workdir, settings.glob_sort, spec.budget) {
+            Ok(items) => Ok(report(tool, Items::Glob(items), v, settings)),
+            Err((halt, listing)) => {
+                if halt == Halt::TimedOut {
+                    partial = partial_glob(listing, workdir, spec, settings);
+                }
+                Err(halted(tool, halt, settings))
+            }
+        },
+        Err(e) => {
+            if is_timeout(&e) && listed {
+                // The last path may be cut off where rg was killed.
+                let mut listing = sink.bytes;
+                let end = memchr::memrchr(0, &listing).map_or(0, |i| i + 1);
+                listing.truncate(end);
+                partial = partial_glob(listing, workdir, spec, settings);
+            }
+            Err(e)
+        }
+    };
+    Ran::new(raw, result, partial)
+}
+
+/// What a timed-out glob found, in path order (no time is left to stat).
+fn partial_glob(
+    listing: Vec<u8>,
+    workdir: &Workdir,
+    spec: &Spec<'_>,
+    settings: &Settings,
+) -> Option<Report> {
+    let grace = Budget {
+        deadline: Instant::now() + PARTIAL_GRACE,
+        stop: spec.budget.stop,
+    };
+    let items = glob::ordered_paths(listing, workdir, GlobSort::Path, grace).ok()?;
+    (items.len() > 0).then(|| report(Tool::Glob, Items::Glob(items), Verdict::Complete, settings))
+}
+
+fn is_timeout(e: &SearchError) -> bool {
+    matches!(e.kind, Kind::TimedOut { .. })
 }
 
 fn run_grep(request: &Request, settings: &Settings, spec: &Spec<'_>, workdir: &Workdir) -> Ran {
     let tool = request.tool();
     let mut sink = GrepSink::new(workdir, settings.limits.grep_max_line_bytes);
     let raw = match execute(tool, spec, &mut sink) {
-        Err(e) => return (None, Err(e)),
+        Err(e) => return Ran::failed(e),
         Ok(raw) => raw,
     };
     let malformed = sink.error().map(str::to_owned);
@@ -214,13 +274,47 @@ fn run_grep(request: &Request, settings: &Settings, spec: &Spec<'_>, workdir: &W
         }
         verdict => verdict,
     };
-    let result = verdict.map(|v| {
+    // A timeout after rg printed matches keeps them (SPEC §4a).
+    let timed_out_with_matches = matches!(&verdict, Err(e) if is_timeout(e)) && sink.has_matches();
+    let report_of = |sink: GrepSink<'_>, v| {
         let found = sink.into_found();
         let mut report = report(tool, Items::Grep(found.files), v, settings);
         report.binary_files = found.binary_files;
         report
-    });
-    (Some(raw), result)
+    };
+    match verdict {
+        Ok(v) => Ran::new(raw, Ok(report_of(sink, v)), None),
+        Err(e) if timed_out_with_matches => {
+            Ran::new(raw, Err(e), Some(report_of(sink, Verdict::Complete)))
+        }
+        Err(e) => Ran::new(raw, Err(e), None),
+    }
+}
+
+/// What one run of rg gave: its facts (when it started), the result, and
+/// for a timeout what was found before it.
+struct Ran {
+    raw: Option<RawRun>,
+    result: Result<Report, SearchError>,
+    partial: Option<Report>,
+}
+
+impl Ran {
+    fn new(raw: RawRun, result: Result<Report, SearchError>, partial: Option<Report>) -> Self {
+        Self {
+            raw: Some(raw),
+            result,
+            partial,
+        }
+    }
+
+    fn failed(e: SearchError) -> Self {
+        Self {
+            raw: None,
+            result: Err(e),
+            partial: None,
+        }
+    }
 }
 
 fn check_workdir(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
@@ -277,6 +371,7 @@ pub(super) fn halted(tool: Tool, halt: Halt, settings: &Settings) -> SearchError
             Kind::TimedOut {
                 ms: settings.timeout_ms,
                 narrow: tool.narrow_advice(),
+                found: false,
             },
         ),
         Halt::Signal(signal) => SearchError::new(
@@ -310,5 +405,6 @@ fn report(tool: Tool, items: Items, verdict: Verdict, settings: &Settings) -> Re
         },
         // Saving is the caller's step: see `call::run`.
         spill: Spill::NotNeeded,
+        hints: Vec::new(),
     }
 }

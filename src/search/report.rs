@@ -82,6 +82,32 @@ pub struct Partial {
     pub first_error: String,
 }
 
+/// A note that points the agent somewhere after a dead end (SPEC §4a).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hint {
+    /// An empty grep, and files the ignore or hidden-file rules skipped
+    /// match: how many (`complete` false: at least that many), the first
+    /// few in path order, and the path to pass to search them.
+    Ignored {
+        count: usize,
+        complete: bool,
+        examples: Vec<String>,
+        path: String,
+    },
+    /// An empty search, and the same search ignoring case finds these.
+    Case {
+        count: usize,
+        complete: bool,
+        examples: Vec<String>,
+    },
+    /// A capped result: how many results the page left out, and the
+    /// places (directories for glob, files for grep) most of them are in.
+    Remainder {
+        count: usize,
+        places: Vec<(String, usize)>,
+    },
+}
+
 /// What became of the complete result of a capped search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spill {
@@ -113,6 +139,8 @@ pub struct Report {
     pub nothing_searched: bool,
     pub partial: Option<Partial>,
     pub spill: Spill,
+    /// Where to look next, when the result is empty or capped.
+    pub hints: Vec<Hint>,
 }
 
 impl Report {

@@ -209,7 +209,7 @@ fn an_include_may_start_with_a_dash() {
 fn global_options_go_before_or_after_the_subcommand() {
     let t = TestDir::new();
     t.write("a.txt", "hit\nhit\n");
-    let want = "Found 1 of 2 matches\n\na.txt\nLine 1: hit\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)\n";
+    let want = "Found 1 of 2 matches\n\na.txt\nLine 1: hit\n\n(The other 1 match: a.txt 1)\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)\n";
     assert_out(&t.run(&["--grep-max-matches", "1", "grep", "hit"]), 0, want);
     assert_out(&t.run(&["grep", "--grep-max-matches", "1", "hit"]), 0, want);
     assert_out(&t.run(&["grep", "hit", "--grep-max-matches=1"]), 0, want);

@@ -70,7 +70,7 @@ fn the_json_names_every_binary_file() {
                 {"line_number": 2, "preview": "more needle", "line_truncated": false}]}],
             "total": 2, "shown": 2, "truncated": false, "total_files": 1,
             "binary_files": ["app.log", "bin/tool"],
-            "spill": null, "spill_error": null, "warnings": [],
+            "spill": null, "spill_error": null, "warnings": [], "hints": [],
             "text": "Found 2 matches\n\nnotes.txt\nLine 1: needle text\nLine 2: more needle\n\n(Also matched in 2 binary files, lines not shown: app.log, bin/tool)"
         })
     );
@@ -99,7 +99,7 @@ fn many_binary_files_are_counted_inline_and_saved_whole() {
     assert_eq!(
         page,
         format!(
-            "Found 1 of 2 matches\n\na.txt\nLine 1: needle\n\n(Also matched in 23 binary files, lines not shown: {}, and 3 more)",
+            "Found 1 of 2 matches\n\na.txt\nLine 1: needle\n\n(Also matched in 23 binary files, lines not shown: {}, and 3 more)\n\n(The other 1 match: a.txt 1)",
             names.join(", ")
         )
     );

@@ -165,7 +165,7 @@ fn call_capped_results_equal_argv_capped_results() {
         &["**/*.rs"],
         GLOB_ARGS,
         0,
-        "src/main.rs\nsrc/lib.rs\n\n(Showing 2 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
+        "src/main.rs\nsrc/lib.rs\n\n(The other 1 path: tests/ 1)\n\n(Showing 2 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
     );
     same_in_both_formats(
         &t,
@@ -174,7 +174,7 @@ fn call_capped_results_equal_argv_capped_results() {
         &GREP_ARGV,
         GREP_ARGS,
         0,
-        "Found 1 of 3 matches\n\nsrc/lib.rs\nLine 1: pub fn lib() {}\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)\n",
+        "Found 1 of 3 matches\n\nsrc/lib.rs\nLine 1: pub fn lib() {}\n\n(The other 2 matches: src/main.rs 2)\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)\n",
     );
 
     // With a spill dir every run names the same content-addressed file.
@@ -192,7 +192,7 @@ fn call_capped_results_equal_argv_capped_results() {
         &out,
         0,
         &format!(
-            "Found 1 of 3 matches\n\nsrc/lib.rs\nLine 1: pub fn lib() {{}}\n\n(Full grep result stored at: {locator}. Use read with offset/limit, or grep this path to search within it.)\n"
+            "Found 1 of 3 matches\n\nsrc/lib.rs\nLine 1: pub fn lib() {{}}\n\n(The other 2 matches: src/main.rs 2)\n\n(Full grep result stored at: {locator}. Use read with offset/limit, or grep this path to search within it.)\n"
         ),
     );
     same_in_both_formats(&t, &opts, "grep", &GREP_ARGV, GREP_ARGS, 0, &stdout(&out));
@@ -501,6 +501,7 @@ fn unknown_fields_are_ignored_and_named() {
             "paths": ["README.md"], "total": 1, "shown": 1, "truncated": false,
             "spill": null, "spill_error": null,
             "warnings": ["ignored unknown argument: include"],
+            "hints": [],
             "text": "README.md\n\n(ignored unknown argument: include)"
         })
     );

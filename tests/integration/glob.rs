@@ -134,7 +134,7 @@ fn the_complete_list_is_sorted_before_it_is_capped() {
     assert_out(
         &t.run(&["--glob-max-results", "5", "glob", "**/*.txt"]),
         0,
-        &format!("{newest}{footer}"),
+        &format!("{newest}{}{footer}", remainder(&files[5..])),
     );
 
     files.sort_by_key(|f| f.1);
@@ -149,7 +149,7 @@ fn the_complete_list_is_sorted_before_it_is_capped() {
             "**/*.txt",
         ]),
         0,
-        &format!("{oldest}{footer}"),
+        &format!("{oldest}{}{footer}", remainder(&files[5..])),
     );
 
     assert_out(
@@ -162,8 +162,28 @@ fn the_complete_list_is_sorted_before_it_is_capped() {
             "**/*.txt",
         ]),
         0,
-        &format!("d0/f00.txt\nd0/f06.txt\nd0/f12.txt\nd0/f18.txt\nd0/f24.txt\n{footer}"),
+        &format!(
+            "d0/f00.txt\nd0/f06.txt\nd0/f12.txt\nd0/f18.txt\nd0/f24.txt\n\n(The other 55 paths: d1/ 10, d2/ 10, d3/ 10)\n{footer}"
+        ),
     );
+}
+
+/// The remainder line of SPEC §4a for the paths left off a page: their
+/// directories by count, ties by name, the top 3.
+fn remainder(rest: &[(String, i64)]) -> String {
+    let mut dirs = std::collections::BTreeMap::<String, usize>::new();
+    for (path, _) in rest {
+        let dir = path.rsplit_once('/').map_or(".", |(d, _)| d);
+        *dirs.entry(format!("{dir}/")).or_default() += 1;
+    }
+    let mut dirs: Vec<(String, usize)> = dirs.into_iter().collect();
+    dirs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let top: Vec<String> = dirs
+        .iter()
+        .take(3)
+        .map(|(d, n)| format!("{d} {n}"))
+        .collect();
+    format!("\n(The other {} paths: {})\n", rest.len(), top.join(", "))
 }
 
 #[test]
@@ -183,7 +203,7 @@ fn one_over_the_cap_shows_the_first_n_and_a_footer() {
     assert_out(
         &t.run(&["--glob-max-results", "3", "glob", "*.txt"]),
         0,
-        "a.txt\nb.txt\nc.txt\n\n(Showing 3 of 4 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
+        "a.txt\nb.txt\nc.txt\n\n(The other 1 path: ./ 1)\n\n(Showing 3 of 4 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
     );
 }
 
@@ -193,7 +213,7 @@ fn a_cap_of_one() {
     assert_out(
         &t.run(&["glob", "*.txt", "--glob-max-results", "1"]),
         0,
-        "b.txt\n\n(Showing 1 of 2 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
+        "b.txt\n\n(The other 1 path: ./ 1)\n\n(Showing 1 of 2 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
     );
 }
 

@@ -177,7 +177,7 @@ fn ignore_rules_that_leave_nothing_are_an_empty_search() {
     assert_out(
         &t.run(&["grep", "needle"]),
         1,
-        "No matches found (no file was searched: the include filter or ignore rules excluded every file)\n",
+        "No matches found (no file was searched: the include filter or ignore rules excluded every file)\n\n(Not searched: 1 file that ignore or hidden-file rules skip matches: a.txt; pass path \"a.txt\" to search it)\n",
     );
 }
 
@@ -261,20 +261,22 @@ fn over_the_match_cap_the_cut_falls_inside_a_group() {
         &t.run(&["--grep-max-matches", "3", "grep", "hit"]),
         0,
         &format!(
-            "Found 3 of 6 matches\n\na.txt\nLine 1: hit a1\nLine 3: hit a3\n\nb.txt\nLine 2: hit b2\n\n{CAPPED}\n"
+            "Found 3 of 6 matches\n\na.txt\nLine 1: hit a1\nLine 3: hit a3\n\nb.txt\nLine 2: hit b2\n\n(The other 3 matches: b.txt 2, c.txt 1)\n\n{CAPPED}\n"
         ),
     );
     assert_out(
         &t.run(&["grep", "hit", "--grep-max-matches", "5"]),
         0,
         &format!(
-            "Found 5 of 6 matches\n\na.txt\nLine 1: hit a1\nLine 3: hit a3\n\nb.txt\nLine 2: hit b2\nLine 4: hit b4\nLine 5: hit b5\n\n{CAPPED}\n"
+            "Found 5 of 6 matches\n\na.txt\nLine 1: hit a1\nLine 3: hit a3\n\nb.txt\nLine 2: hit b2\nLine 4: hit b4\nLine 5: hit b5\n\n(The other 1 match: c.txt 1)\n\n{CAPPED}\n"
         ),
     );
     assert_out(
         &t.run(&["grep", "hit", "--grep-max-matches", "1"]),
         0,
-        &format!("Found 1 of 6 matches\n\na.txt\nLine 1: hit a1\n\n{CAPPED}\n"),
+        &format!(
+            "Found 1 of 6 matches\n\na.txt\nLine 1: hit a1\n\n(The other 5 matches: b.txt 3, a.txt 1, c.txt 1)\n\n{CAPPED}\n"
+        ),
     );
 }
 
@@ -289,7 +291,7 @@ fn the_match_cap_is_taken_over_the_sorted_result() {
         &t.run(&["--grep-max-matches", "3", "grep", "hit"]),
         0,
         &format!(
-            "Found 3 of 80 matches\n\nf00.txt\nLine 1: hit\nLine 2: hit\n\nf01.txt\nLine 1: hit\n\n{CAPPED}\n"
+            "Found 3 of 80 matches\n\nf00.txt\nLine 1: hit\nLine 2: hit\n\nf01.txt\nLine 1: hit\n\n(The other 77 matches: f02.txt 2, f03.txt 2, f04.txt 2)\n\n{CAPPED}\n"
         ),
     );
 }
@@ -704,7 +706,7 @@ fn a_hostile_ripgrep_config_changes_nothing() {
 fn limits_come_from_the_environment_and_flags_win() {
     let t = six_matches();
     let three = format!(
-        "Found 3 of 6 matches\n\na.txt\nLine 1: hit a1\nLine 3: hit a3\n\nb.txt\nLine 2: hit b2\n\n{CAPPED}\n"
+        "Found 3 of 6 matches\n\na.txt\nLine 1: hit a1\nLine 3: hit a3\n\nb.txt\nLine 2: hit b2\n\n(The other 3 matches: b.txt 2, c.txt 1)\n\n{CAPPED}\n"
     );
     let out = t
         .cmd()
@@ -749,7 +751,7 @@ fn limits_come_from_the_environment_and_flags_win() {
     assert_out(
         &out,
         0,
-        "a.txt\n\n(Showing 1 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
+        "a.txt\n\n(The other 2 paths: ./ 2)\n\n(Showing 1 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
     );
     let out = t
         .cmd()

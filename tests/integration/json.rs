@@ -13,7 +13,7 @@ use crate::harness::{T0, TestDir, stdout};
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
 
 /// Key order of the envelopes, SPEC §7.
-const GLOB_KEYS: [&str; 12] = [
+const GLOB_KEYS: [&str; 13] = [
     "version",
     "tool",
     "ok",
@@ -25,9 +25,10 @@ const GLOB_KEYS: [&str; 12] = [
     "spill",
     "spill_error",
     "warnings",
+    "hints",
     "text",
 ];
-const GREP_KEYS: [&str; 14] = [
+const GREP_KEYS: [&str; 15] = [
     "version",
     "tool",
     "ok",
@@ -41,6 +42,7 @@ const GREP_KEYS: [&str; 14] = [
     "spill",
     "spill_error",
     "warnings",
+    "hints",
     "text",
 ];
 const ERROR_KEYS: [&str; 5] = ["version", "tool", "ok", "error", "text"];
@@ -149,7 +151,7 @@ fn glob_envelope(paths: &[&str], total: usize, text: &str) -> Value {
         "status": if total == 0 { "empty" } else { "results" },
         "paths": paths, "total": total, "shown": paths.len(),
         "truncated": paths.len() < total,
-        "spill": null, "spill_error": null, "warnings": [], "text": text,
+        "spill": null, "spill_error": null, "warnings": [], "hints": [], "text": text,
     })
 }
 
@@ -199,7 +201,7 @@ fn glob_results_byte_for_byte() {
         r.raw,
         "{\"version\":1,\"tool\":\"glob\",\"ok\":true,\"status\":\"results\",\
          \"paths\":[\"src/d.rs\"],\"total\":1,\"shown\":1,\"truncated\":false,\
-         \"spill\":null,\"spill_error\":null,\"warnings\":[],\"text\":\"src/d.rs\"}\n"
+         \"spill\":null,\"spill_error\":null,\"warnings\":[],\"hints\":[],\"text\":\"src/d.rs\"}\n"
     );
 }
 
@@ -234,7 +236,7 @@ fn grep_results() {
                 ]},
             ],
             "total": 3, "shown": 3, "truncated": false, "total_files": 2, "binary_files": [],
-            "spill": null, "spill_error": null, "warnings": [], "text": text,
+            "spill": null, "spill_error": null, "warnings": [], "hints": [], "text": text,
         })
     );
     // Match keys in the SPEC's order too.
@@ -259,7 +261,7 @@ fn grep_empty_envelope(warnings: &[&str], text: &str) -> Value {
     json!({
         "version": 1, "tool": "grep", "ok": true, "status": "empty",
         "files": [], "total": 0, "shown": 0, "truncated": false, "total_files": 0, "binary_files": [],
-        "spill": null, "spill_error": null, "warnings": warnings, "text": text,
+        "spill": null, "spill_error": null, "warnings": warnings, "hints": [], "text": text,
     })
 }
 
@@ -324,7 +326,8 @@ fn capped_with_spill() {
             "paths": ["d.txt", "c.txt"], "total": 4, "shown": 2, "truncated": true,
             "spill": {"locator": locator, "retrieval_hint": DEFAULT_HINT},
             "spill_error": null, "warnings": [],
-            "text": format!("d.txt\nc.txt\n\n(Showing 2 of 4 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})"),
+            "hints": [{"kind": "remainder", "count": 2, "places": [{"path": "./", "count": 2}]}],
+            "text": format!("d.txt\nc.txt\n\n(The other 2 paths: ./ 2)\n\n(Showing 2 of 4 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})"),
         })
     );
 }
@@ -361,9 +364,10 @@ fn capped_grep_with_spill() {
             "total": 4, "shown": 3, "truncated": true, "total_files": 4, "binary_files": [],
             "spill": {"locator": locator, "retrieval_hint": hint},
             "spill_error": null, "warnings": [],
+            "hints": [{"kind": "remainder", "count": 1, "places": [{"path": "d.txt", "count": 1}]}],
             "text": format!(
                 "Found 3 of 4 matches\n\na.txt\nLine 1: hit\n\nb.txt\nLine 1: hit\n\nc.txt\nLine 1: hit\n\n\
-                 (Full grep result stored at: {locator}. {hint})"
+                 (The other 1 match: d.txt 1)\n\n(Full grep result stored at: {locator}. {hint})"
             ),
         })
     );
@@ -382,7 +386,8 @@ fn capped_without_spill() {
             "paths": ["d.txt", "c.txt"], "total": 4, "shown": 2, "truncated": true,
             "spill": null, "spill_error": reason,
             "warnings": [format!("the complete result could not be saved: {reason}")],
-            "text": "d.txt\nc.txt\n\n(Showing 2 of 4 paths. The complete result could not be saved; narrow pattern or path to see more.)",
+            "hints": [{"kind": "remainder", "count": 2, "places": [{"path": "./", "count": 2}]}],
+            "text": "d.txt\nc.txt\n\n(The other 2 paths: ./ 2)\n\n(Showing 2 of 4 paths. The complete result could not be saved; narrow pattern or path to see more.)",
         })
     );
 
@@ -396,7 +401,9 @@ fn capped_without_spill() {
             "total": 4, "shown": 1, "truncated": true, "total_files": 4, "binary_files": [],
             "spill": null, "spill_error": reason,
             "warnings": [format!("the complete result could not be saved: {reason}")],
-            "text": "Found 1 of 4 matches\n\na.txt\nLine 1: hit\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)",
+            "hints": [{"kind": "remainder", "count": 3, "places": [
+                {"path": "b.txt", "count": 1}, {"path": "c.txt", "count": 1}, {"path": "d.txt", "count": 1}]}],
+            "text": "Found 1 of 4 matches\n\na.txt\nLine 1: hit\n\n(The other 3 matches: b.txt 1, c.txt 1, d.txt 1)\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)",
         })
     );
 }

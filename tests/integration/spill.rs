@@ -24,7 +24,8 @@ const GLOB_ARGS: [&str; 4] = ["--glob-max-results", "2", "glob", "*"];
 /// The complete glob result, newest first, escaped as text output escapes
 /// it. No trailing newline: that is what the binary saves.
 const GLOB_ALL: &str = "src/e.rs\nd\\tfile.txt\nc.txt\nb\\nname.txt\na.txt";
-const GLOB_PAGE: &str = "src/e.rs\nd\\tfile.txt";
+/// The inline page: the first paths, and where the rest are (SPEC §4a).
+const GLOB_PAGE: &str = "src/e.rs\nd\\tfile.txt\n\n(The other 3 paths: ./ 3)";
 const GLOB_UNSAVED: &str = "(Showing 2 of 5 paths. The complete result could not be saved; narrow pattern or path to see more.)";
 
 /// A capped grep over [`grep_tree`]: 2 of its 6 matches inline, the cap
@@ -51,7 +52,8 @@ const GREP_ALL: &str = "Found 6 matches\n\n\
 const GREP_PAGE: &str = "Found 2 of 6 matches\n\n\
     a.rs\n\
     Line 1: needle xxxxxxxxxxxxx (line truncated)\n\
-    Line 3: needle two";
+    Line 3: needle two\n\n\
+    (The other 4 matches: a.rs 1, b.rs 1, c.rs 1)";
 const GREP_UNSAVED: &str =
     "(The complete result could not be saved; narrow pattern, path, or include to see more.)";
 
@@ -235,7 +237,7 @@ fn capped_glob_spill_follows_the_glob_sort() {
         &out,
         0,
         &format!(
-            "a.txt\nb\\nname.txt\n\n(Showing 2 of 5 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})\n"
+            "a.txt\nb\\nname.txt\n\n(The other 3 paths: ./ 2, src/ 1)\n\n(Showing 2 of 5 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})\n"
         ),
     );
     assert_eq!(fs::read_to_string(&locator).unwrap(), all);
@@ -593,7 +595,7 @@ fn concurrent_saves_agree_on_one_file() {
     let name = spill_name("glob", &content);
     let locator = spill.locator(&name);
     let expected = format!(
-        "{}\n{}\n\n(Showing 2 of 300 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})\n",
+        "{}\n{}\n\n(The other 298 paths: dir/ 298)\n\n(Showing 2 of 300 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})\n",
         all[0], all[1]
     );
     for (code, out) in &outputs {

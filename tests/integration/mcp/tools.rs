@@ -112,7 +112,7 @@ fn a_capped_call_is_saved_and_names_the_file(era: Era) {
     assert_eq!(
         text,
         format!(
-            "Found 1 of 4 matches\n\nREADME.md\nLine 1: fn in markdown\n\n(Full grep result stored at: {locator}. Use read with offset/limit, or grep this path to search within it.)"
+            "Found 1 of 4 matches\n\nREADME.md\nLine 1: fn in markdown\n\n(The other 3 matches: src/main.rs 2, src/lib.rs 1)\n\n(Full grep result stored at: {locator}. Use read with offset/limit, or grep this path to search within it.)"
         )
     );
     let reply = s.tool(era, 3, "grep", json!({"pattern": "fn"}));

@@ -1,0 +1,262 @@
+//! Where to look next (SPEC §4a): every dead end names a next step.
+//!
+//! - An empty search runs bounded probes, each the same search with one
+//!   rule relaxed: grep once more through what ignore files and hidden-file
+//!   rules skipped (the VCS directories still excluded), and grep or glob
+//!   ignoring case. They run side by side, list files only, in path order
+//!   (so the few shown are the same every run whatever the byte cap cuts
+//!   off), and share the call's remaining budget, at most as long again as
+//!   the search took (with a floor, below). A probe that fails, finds
+//!   nothing or runs out of time adds nothing.
+//! - A capped result names the places most of the results left off the
+//!   page are in, from the complete result already in memory.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::glob::GlobSink;
+use super::paths::Workdir;
+use super::report::{Hint, Items, Report};
+use crate::request::Request;
+use crate::rg::command::{self, Probe};
+use crate::rg::run::{self, End, Spec};
+use crate::settings::Settings;
+use crate::stop::Budget;
+
+/// Paths one probe may print before it is stopped (it has found enough).
+const PROBE_CAP: u64 = 16 * 1024;
+/// Examples a hint names.
+const EXAMPLES: usize = 3;
+/// Places a remainder hint names.
+const PLACES: usize = 3;
+/// The least time the probes get. "As long again as the search" alone
+/// would give a 5 ms search 5 ms of probing, less than rg needs to start,
+/// and a hint that comes and goes from run to run; with this floor the same
+/// tree gives the same text.
+const PROBE_FLOOR: Duration = Duration::from_millis(250);
+
+/// The hints of an empty `request` whose search took `took`.
+pub fn probe(
+    request: &Request,
+    settings: &Settings,
+    workdir: &Workdir,
+    took: Duration,
+    budget: Budget<'_>,
+) -> Vec<Hint> {
+    let Some(rg) = settings.rg.path() else {
+        return Vec::new();
+    };
+    let budget = Budget {
+        deadline: budget.deadline.min(Instant::now() + took.max(PROBE_FLOOR)),
+        stop: budget.stop,
+    };
+    let scripts: Vec<(Probe, String)> = match request {
+        Request::Glob(r) => {
+            let root = r
+                .path
+                .clone()
+                .or_else(|| super::glob::walk_root(&r.pattern, &settings.workdir));
+            command::glob_case_script(rg, &r.pattern, root.as_deref())
+                .map(|s| vec![(Probe::Case, s)])
+                .unwrap_or_default()
+        }
+        Request::Grep(r) => [Probe::Ignored, Probe::Case]
+            .into_iter()
+            .filter_map(|probe| {
+                command::grep_probe_script(
+                    rg,
+                    probe,
+                    &r.pattern,
+                    r.include.as_deref(),
+                    r.path.as_deref(),
+                )
+                .ok()
+                .map(|s| (probe, s))
+            })
+            .collect(),
+    };
+    let found: Vec<(Probe, Option<Found>)> = thread::scope(|scope| {
+        let runs: Vec<_> = scripts
+            .iter()
+            .map(|(probe, script)| {
+                let spec = Spec {
+                    script,
+                    workdir: &settings.workdir,
+                    budget,
+                    stdout_cap: PROBE_CAP,
+                };
+                (*probe, scope.spawn(move || paths(&spec, workdir)))
+            })
+            .collect();
+        runs.into_iter()
+            .map(|(probe, run)| (probe, run.join().unwrap_or(None)))
+            .collect()
+    });
+    found
+        .into_iter()
+        .filter_map(|(probe, found)| {
+            let (paths, complete) = found?;
+            let count = paths.len();
+            let examples: Vec<String> = paths.iter().take(EXAMPLES).cloned().collect();
+            Some(match probe {
+                Probe::Ignored => Hint::Ignored {
+                    count,
+                    complete,
+                    path: path_to_search(&paths),
+                    examples,
+                },
+                Probe::Case => Hint::Case {
+                    count,
+                    complete,
+                    examples,
+                },
+            })
+        })
+        .collect()
+}
+
+/// The paths a probe listed (displayed), and whether that is all of them.
+type Found = (Vec<String>, bool);
+
+/// What a probe found; `None` when it found nothing, failed, or ran out of
+/// time.
+fn paths(spec: &Spec<'_>, workdir: &Workdir) -> Option<Found> {
+    let mut sink = GlobSink::default();
+    let raw = run::run(spec, &mut sink).ok()?;
+    let complete = match raw.end {
+        End::Exited(status) if status.code() == Some(0) => true,
+        // It found more than it may print: what it printed stands.
+        End::Overflow => false,
+        _ => return None,
+    };
+    let mut pieces: Vec<&[u8]> = sink.bytes.split(|&b| b == 0).collect();
+    // The last piece ends without a NUL: empty, or a path the cap cut.
+    pieces.pop();
+    let paths: Vec<String> = pieces
+        .into_iter()
+        .filter(|p| !p.is_empty() && !workdir.in_vcs_dir(p))
+        .map(|p| String::from_utf8_lossy(&workdir.display(p)).into_owned())
+        .collect();
+    (!paths.is_empty()).then_some((paths, complete))
+}
+
+/// What to pass as `path` to search `paths` (rg searches a path given
+/// explicitly even where ignore rules would skip it): the one file; or the
+/// deepest directory that holds them all; or else the directory that holds
+/// the most of them (the first such in path order), or the first file when
+/// no directory holds two.
+fn path_to_search(paths: &[String]) -> String {
+    fn parent(p: &str) -> &str {
+        p.rsplit_once('/').map_or("", |(dir, _)| dir)
+    }
+    let [first, rest @ ..] = paths else {
+        return ".".to_owned();
+    };
+    if rest.is_empty() {
+        return first.clone();
+    }
+    let mut common: Vec<&str> = parent(first).split('/').filter(|c| !c.is_empty()).collect();
+    for path in rest {
+        let components: Vec<&str> = parent(path).split('/').filter(|c| !c.is_empty()).collect();
+        let shared = common
+            .iter()
+            .zip(&components)
+            .take_while(|(a, b)| a == b)
+            .count();
+        common.truncate(shared);
+    }
+    if !common.is_empty() {
+        return common.join("/");
+    }
+    let mut dirs: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for path in paths {
+        *dirs.entry(parent(path)).or_default() += 1;
+    }
+    // The largest group; on a tie the first in path order (max_by_key
+    // keeps the last of equals, so the order is reversed).
+    match dirs.iter().rev().max_by_key(|&(_, &n)| n) {
+        Some((dir, &n)) if n > 1 && !dir.is_empty() => (*dir).to_owned(),
+        _ => first.clone(),
+    }
+}
+
+/// The remainder of a capped `report`: how many results the page left out
+/// and the places most of them are in (directories for glob, files for
+/// grep), largest first, ties by path.
+pub fn remainder(report: &Report) -> Option<Hint> {
+    if !report.truncated() {
+        return None;
+    }
+    let mut places: Vec<(String, usize)> = match &report.items {
+        Items::Glob(paths) => {
+            let mut dirs: std::collections::BTreeMap<String, usize> =
+                std::collections::BTreeMap::new();
+            for path in paths.take(paths.len()).skip(report.shown) {
+                let dir = path
+                    .rsplit_once('/')
+                    .map_or(".".to_owned(), |(d, _)| d.to_owned());
+                *dirs.entry(format!("{dir}/")).or_default() += 1;
+            }
+            dirs.into_iter().collect()
+        }
+        Items::Grep(files) => {
+            let mut left = report.shown;
+            files
+                .iter()
+                .filter_map(|f| {
+                    let shown = f.matches.len().min(left);
+                    left -= shown;
+                    let rest = f.matches.len() - shown;
+                    (rest > 0).then(|| (f.path.clone(), rest))
+                })
+                .collect()
+        }
+    };
+    places.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    places.truncate(PLACES);
+    Some(Hint::Remainder {
+        count: report.total - report.shown,
+        places,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_path_to_search_is_the_file_or_the_common_directory() {
+        assert_eq!(
+            path_to_search(&strings(&["node_modules/lib/x.js"])),
+            "node_modules/lib/x.js"
+        );
+        assert_eq!(
+            path_to_search(&strings(&[
+                "node_modules/lib/x.js",
+                "node_modules/lib/y.js"
+            ])),
+            "node_modules/lib"
+        );
+        assert_eq!(
+            path_to_search(&strings(&["node_modules/a/x.js", "node_modules/b/y.js"])),
+            "node_modules"
+        );
+        assert_eq!(
+            path_to_search(&strings(&["target/x", "vendor/y"])),
+            "target/x"
+        );
+        assert_eq!(path_to_search(&strings(&[".env", "target/x"])), ".env");
+        assert_eq!(
+            path_to_search(&strings(&[
+                ".config/a",
+                "node_modules/lib/x.js",
+                "node_modules/lib/y.js"
+            ])),
+            "node_modules/lib"
+        );
+    }
+}
