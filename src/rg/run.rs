@@ -372,6 +372,11 @@ impl Pipes {
                     self.reads += 1;
                     self.stdout_bytes += n as u64;
                     if self.stdout_bytes > cap {
+                        // The sink sees exactly the first `cap` bytes,
+                        // however the reads fell (a probe's count stays
+                        // the same from run to run).
+                        let over = usize::try_from(self.stdout_bytes - cap).unwrap_or(n);
+                        feed(&self.buf[..n.saturating_sub(over)]);
                         return Read::Overflow;
                     }
                     feed(&self.buf[..n]);

@@ -41,3 +41,5 @@ mod bounds;
 mod spill;
 // --format json: one object per outcome, key order, text-mode parity.
 mod json;
+// Where to look next: probes of empty results, remainder lines, timeout pages.
+mod hints;
