@@ -1,7 +1,7 @@
 //! Benchmark for dsh-search: the command line and the glue between its two
-//! halves, the deterministic corpus generator ([`corpus`]) and the timing
+//! halves, the deterministic corpus generator (`corpus.rs`) and the timing
 //! harness that compares each dsh-search call with the raw `rg` command it
-//! wraps ([`timing`]).
+//! wraps (`timing.rs`).
 //!
 //! ```text
 //! cargo run --release --locked --example bench -- all /tmp/dsh-corpus [--scale 1] [--runs 7]
@@ -13,9 +13,9 @@
 //!     [--runs 7] [--bin target/release/dsh-search] [--out table.md]
 //! ```
 //!
-//! `corpus DIR [--scale F]` writes a synthetic repository (see [`corpus`]);
+//! `corpus DIR [--scale F]` writes a synthetic repository (see `corpus.rs`);
 //! `run DIR` times dsh-search against raw rg on it and prints a Markdown
-//! table (see [`timing`]); `all DIR` builds dsh-search, writes the corpus
+//! table (see `timing.rs`); `all DIR` builds dsh-search, writes the corpus
 //! unless DIR already holds one of that scale, and runs.
 
 mod corpus;
