@@ -1,18 +1,22 @@
 //! The timing harness: the cases, the commands they run, timing, peak RSS,
 //! and the Markdown table with its footnotes.
 //!
-//! `bench run DIR` times, per case, dsh-search (`-C DIR`) and the raw rg
-//! command line it is compared with (run under `sh -c` with DIR as current
-//! dir): one warm-up round, then `--runs` rounds in which the commands
-//! alternate (case A dsh, case A raw, case B dsh, …), stdout to /dev/null,
-//! wall time from spawn to exit. Glob cases compare with the seed's own
-//! command (`rg --files --sort=modified …`) and also show the unsorted
-//! listing dsh-search runs. Peak RSS comes from one extra untimed run of each
-//! command under `/usr/bin/time -f %M`; dsh-search's own high-water mark is
-//! also sampled from `/proc/PID/status`, because the kernel folds the peak of
-//! every reaped descendant (sh, rg) into `%M`. Exit codes 0, 1 and 5
-//! (raw-output overflow, expected for the `the` case) count as success. The
-//! result is a Markdown table, printed and written to `--out`.
+//! `bench run DIR` first runs each case once as `dsh-search --explain -C DIR
+//! ARGS` and takes from its account the exact `sh -c` script dsh-search runs
+//! and the raw-output cap; the raw rg command a case is compared with is
+//! derived from that script ([`Derive`]), so nothing of dsh-search's command
+//! line is rebuilt here. Then it times, per case, dsh-search (`-C DIR`) and
+//! the raw command (run under `sh -c` with DIR as current dir): one warm-up
+//! round, then `--runs` rounds in which the commands alternate (case A dsh,
+//! case A raw, case B dsh, …), stdout to /dev/null, wall time from spawn to
+//! exit. Glob cases compare with the seed's own command (`rg --files
+//! --sort=modified …`) and also show the unsorted listing dsh-search runs.
+//! Peak RSS comes from one extra untimed run of each command under
+//! `/usr/bin/time -f %M`; dsh-search's own high-water mark is also sampled
+//! from `/proc/PID/status`, because the kernel folds the peak of every reaped
+//! descendant (sh, rg) into `%M`. Exit codes 0, 1 and 5 (raw-output
+//! overflow, expected for the `the` case) count as success. The result is a
+//! Markdown table, printed and written to `--out`.
 
 use std::collections::BTreeSet;
 use std::env;
@@ -27,76 +31,66 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crate::corpus::{self, MEDIUM, RARE};
 use crate::{Result, mib};
 
-const VCS_DIRS: [&str; 6] = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"];
-const OVERFLOW_CAP: u64 = 20_000_000;
 /// dsh-search exit codes that count as success: results, empty, overflow.
 const DSH_OK: [i32; 3] = [0, 1, 5];
 /// rg (and `sh -c`) exit codes that count as success: results, empty.
 const RAW_OK: [i32; 2] = [0, 1];
 
-/// POSIX single quoting, the same form as `src/rg/quote.rs`.
-fn quote(value: &str) -> String {
-    format!("'{}'", value.replace('\'', r"'\''"))
-}
-
-fn vcs_excludes() -> String {
-    let mut out = String::new();
-    for d in VCS_DIRS {
-        let (dir, inside) = (quote(&format!("!**/{d}")), quote(&format!("!**/{d}/**")));
-        let _ = write!(out, " --glob={dir} --glob={inside}");
-    }
-    out
+/// How a case's raw command is derived from the script dsh-search runs
+/// (the `sh -c:` line of its `--explain` account). Nothing of dsh-search's
+/// command line is rebuilt here, so the bench measures exactly what runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Derive {
+    /// The script without ` --binary`: raw `rg --json` as rg runs by
+    /// default, which skips binary files (dsh-search adds `--binary` to
+    /// report the matches in them).
+    Grep,
+    /// [`Derive::Grep`], then ` | head -c CAP` with CAP the raw-output cap
+    /// `--explain` reports: the time rg needs to print as much as dsh-search
+    /// reads before it stops with the overflow.
+    Overflow,
+    /// The seed's own command: the script with ` --null` replaced by
+    /// ` --sort=modified`, and without the ` -- 'dir'` walk root dsh-search
+    /// adds by itself for a pattern with a literal directory prefix (the
+    /// glob cases give no PATH, so a walk root is always dsh-search's own).
+    /// The unsorted column runs the script itself.
+    Glob,
 }
 
 struct Case {
     name: String,
     /// Arguments after `dsh-search -C DIR`.
     dsh: Vec<String>,
-    /// The raw command, run as `sh -c` in `cwd`.
-    raw: String,
-    /// For globs: the unsorted listing dsh-search itself runs.
-    unsorted: Option<String>,
+    derive: Derive,
     cwd: PathBuf,
 }
 
 fn glob_case(dir: &Path, pattern: &str) -> Case {
-    let excludes = vcs_excludes();
-    let glob = quote(pattern);
     Case {
         name: format!("glob `{pattern}`"),
         dsh: vec!["glob".into(), pattern.into()],
-        raw: format!(
-            "rg --files --glob={glob} --sort=modified --no-ignore --hidden{excludes} >/dev/null"
-        ),
-        unsorted: Some(format!(
-            "rg --no-config --files --null --glob={glob} --no-ignore --hidden{excludes} >/dev/null"
-        )),
+        derive: Derive::Glob,
         cwd: dir.to_owned(),
     }
 }
 
 fn grep_case(dir: &Path, pattern: &str, path: Option<&str>, include: Option<&str>) -> Case {
     let mut dsh = vec!["grep".to_owned(), pattern.to_owned()];
-    let mut raw = format!("rg --no-config --json --regexp={}", quote(pattern));
     let mut name = format!("grep `{pattern}`");
     if let Some(include) = include {
-        let _ = write!(raw, " --glob={}", quote(include));
         let _ = write!(name, " --include `{include}`");
     }
     if let Some(path) = path {
         dsh.push(path.to_owned());
-        let _ = write!(raw, " -- {}", quote(path));
         let _ = write!(name, " in `{path}`");
     }
     if let Some(include) = include {
         dsh.extend(["--include".to_owned(), include.to_owned()]);
     }
-    raw.push_str(" >/dev/null");
     Case {
         name,
         dsh,
-        raw,
-        unsorted: None,
+        derive: Derive::Grep,
         cwd: dir.to_owned(),
     }
 }
@@ -104,10 +98,7 @@ fn grep_case(dir: &Path, pattern: &str, path: Option<&str>, include: Option<&str
 fn cases(dir: &Path, tiny: &Path) -> Vec<Case> {
     let mut overflow = grep_case(dir, "the", None, None);
     "grep `the` (overflow)".clone_into(&mut overflow.name);
-    overflow.raw = format!(
-        "rg --no-config --json --regexp={} | head -c {OVERFLOW_CAP} >/dev/null",
-        quote("the")
-    );
+    overflow.derive = Derive::Overflow;
     let mut startup = grep_case(tiny, "hello", None, None);
     "startup (grep, one-file dir)".clone_into(&mut startup.name);
     vec![
@@ -126,6 +117,139 @@ fn cases(dir: &Path, tiny: &Path) -> Vec<Case> {
     ]
 }
 
+/// What `dsh-search --explain` reported for one case.
+struct Explained {
+    /// The `sh -c:` line: the exact script dsh-search runs.
+    script: String,
+    /// The raw-output cap, from the `stdout:` line (`N bytes raw (cap C)`).
+    cap: u64,
+}
+
+/// A case with the commands it is timed with.
+struct Prepared {
+    case: Case,
+    explained: Explained,
+    /// The raw command, run as `sh -c` in the case's cwd.
+    raw: String,
+    /// For globs: the unsorted listing, the script dsh-search itself runs.
+    unsorted: Option<String>,
+}
+
+/// Run the case once as `dsh-search --explain -C DIR ARGS` (stdout to
+/// /dev/null) and read its account from stderr.
+fn explain(bin: &Path, case: &Case) -> Result<Explained> {
+    let invocation = Invocation::explain(bin, case);
+    let output = invocation.command(&[]).output()?;
+    let account = String::from_utf8(output.stderr)
+        .map_err(|e| format!("`{}`: the account is not UTF-8: {e}", invocation.describe()))?;
+    let field = |label: &str| {
+        account_field(&account, label).ok_or_else(|| {
+            format!(
+                "`{}` (exit {}): no `{label}:` line in its --explain account:\n{account}",
+                invocation.describe(),
+                output.status
+            )
+        })
+    };
+    let script = field("sh -c")?.to_owned();
+    let stdout = field("stdout")?;
+    let cap = stdout
+        .rsplit_once("(cap ")
+        .and_then(|(_, cap)| cap.strip_suffix(')')?.parse().ok())
+        .ok_or_else(|| format!("no `(cap C)` in the --explain line `stdout: {stdout}`"))?;
+    Ok(Explained { script, cap })
+}
+
+/// The value of the `  label:    value` line of an `--explain` account.
+/// Labels start two spaces in; the lines that continue rg's stderr are
+/// indented further and never match.
+fn account_field<'a>(account: &'a str, label: &str) -> Option<&'a str> {
+    account.lines().find_map(|line| {
+        let value = line
+            .strip_prefix("  ")?
+            .strip_prefix(label)?
+            .strip_prefix(':')?;
+        Some(value.strip_prefix(' ')?.trim_start_matches(' '))
+    })
+}
+
+/// `script` with its one word `word` (written with its leading space, so it
+/// starts a word; a space or the end must follow) replaced by `with`. An
+/// error unless the word occurs exactly once: a bench that silently
+/// measured some other command would be worse than none.
+fn replace_word(script: &str, word: &str, with: &str) -> Result<String> {
+    let at: Vec<usize> = script
+        .match_indices(word)
+        .map(|(i, _)| i)
+        .filter(|&i| matches!(script.as_bytes().get(i + word.len()), None | Some(b' ')))
+        .collect();
+    match at[..] {
+        [i] => Ok(format!(
+            "{}{with}{}",
+            &script[..i],
+            &script[i + word.len()..]
+        )),
+        _ => Err(format!(
+            "expected `{}` once in the --explain script, found it {} times: {script}",
+            word.trim_start(),
+            at.len()
+        )
+        .into()),
+    }
+}
+
+/// `script` without the walk root, the ` -- 'dir'` at its end, if it has
+/// one: the last two shell words are `--` and the root, and what comes
+/// before ` -- ` splits into all the others.
+fn without_walk_root(script: &str) -> Result<&str> {
+    let words = shlex::split(script)
+        .ok_or_else(|| format!("cannot split the --explain script: {script}"))?;
+    let Some(others) = words.len().checked_sub(2) else {
+        return Ok(script);
+    };
+    if words[others] != "--" {
+        return Ok(script);
+    }
+    script
+        .rfind(" -- ")
+        .map(|cut| &script[..cut])
+        .filter(|head| shlex::split(head).as_deref() == Some(&words[..others]))
+        .ok_or_else(|| {
+            format!("cannot find the walk root in the --explain script: {script}").into()
+        })
+}
+
+/// The case's `--explain` account and the raw commands derived from it (see
+/// [`Derive`]).
+fn prepare(bin: &Path, case: Case) -> Result<Prepared> {
+    let explained = explain(bin, &case)?;
+    let script = &explained.script;
+    let (raw, unsorted) = match case.derive {
+        Derive::Grep => {
+            let raw = replace_word(script, " --binary", "")?;
+            (format!("{raw} >/dev/null"), None)
+        }
+        Derive::Overflow => {
+            let raw = replace_word(script, " --binary", "")?;
+            let cap = explained.cap;
+            (format!("{raw} | head -c {cap} >/dev/null"), None)
+        }
+        Derive::Glob => {
+            let seed = replace_word(without_walk_root(script)?, " --null", " --sort=modified")?;
+            (
+                format!("{seed} >/dev/null"),
+                Some(format!("{script} >/dev/null")),
+            )
+        }
+    };
+    Ok(Prepared {
+        case,
+        explained,
+        raw,
+        unsorted,
+    })
+}
+
 /// What one command is: a program and its arguments, run in `cwd`.
 struct Invocation<'a> {
     program: &'a OsStr,
@@ -134,8 +258,19 @@ struct Invocation<'a> {
 }
 
 impl<'a> Invocation<'a> {
+    /// `dsh-search -C DIR ARGS`.
     fn dsh(bin: &'a Path, case: &'a Case) -> Self {
-        let mut args: Vec<OsString> = vec!["-C".into(), case.cwd.clone().into_os_string()];
+        Self::dsh_with(bin, &[], case)
+    }
+
+    /// `dsh-search --explain -C DIR ARGS`.
+    fn explain(bin: &'a Path, case: &'a Case) -> Self {
+        Self::dsh_with(bin, &["--explain"], case)
+    }
+
+    fn dsh_with(bin: &'a Path, global: &[&str], case: &'a Case) -> Self {
+        let mut args: Vec<OsString> = global.iter().map(OsString::from).collect();
+        args.extend(["-C".into(), case.cwd.clone().into_os_string()]);
         args.extend(case.dsh.iter().map(OsString::from));
         Self {
             program: bin.as_os_str(),
@@ -383,7 +518,11 @@ fn run_cases(
     out: Option<&Path>,
 ) -> Result<()> {
     let started = Instant::now();
-    let cases = cases(dir, tiny);
+    eprintln!("bench: --explain runs");
+    let cases = cases(dir, tiny)
+        .into_iter()
+        .map(|case| prepare(bin, case))
+        .collect::<Result<Vec<_>>>()?;
     let mut timings: Vec<Timings> = cases.iter().map(|_| Timings::default()).collect();
     for round in 0..=runs {
         let label = if round == 0 {
@@ -392,11 +531,12 @@ fn run_cases(
             format!("run {round}/{runs}")
         };
         eprintln!("bench: {label}");
-        for (case, t) in cases.iter().zip(&mut timings) {
+        for (prepared, t) in cases.iter().zip(&mut timings) {
+            let (case, cwd) = (&prepared.case, &prepared.case.cwd);
             let (dsh, code) = Invocation::dsh(bin, case).time(&DSH_OK)?;
-            let (raw, _) = Invocation::sh(&case.raw, &case.cwd).time(&RAW_OK)?;
-            let unsorted = match &case.unsorted {
-                Some(script) => Some(Invocation::sh(script, &case.cwd).time(&RAW_OK)?.0),
+            let (raw, _) = Invocation::sh(&prepared.raw, cwd).time(&RAW_OK)?;
+            let unsorted = match &prepared.unsorted {
+                Some(script) => Some(Invocation::sh(script, cwd).time(&RAW_OK)?.0),
                 None => None,
             };
             if round > 0 {
@@ -419,9 +559,10 @@ fn run_cases(
          | dsh-search peak RSS MiB ¹ | dsh-search own RSS MiB ² | raw peak RSS MiB ¹ \
          | dsh-search exit |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n",
     );
-    for (case, t) in cases.iter().zip(&mut timings) {
+    for (prepared, t) in cases.iter().zip(&mut timings) {
+        let case = &prepared.case;
         let dsh = Invocation::dsh(bin, case);
-        let raw = Invocation::sh(&case.raw, &case.cwd);
+        let raw = Invocation::sh(&prepared.raw, &case.cwd);
         let dsh_rss = dsh.time_rss(&rss_file)?;
         let dsh_own = dsh.own_hwm()?;
         let raw_rss = raw.time_rss(&rss_file)?;
@@ -443,7 +584,7 @@ fn run_cases(
             codes.join("/")
         );
     }
-    table.push_str(&footnotes(&cases));
+    table.push_str(&footnotes(&cases)?);
     print!("{table}");
     if let Some(out) = out {
         fs::write(out, &table)?;
@@ -453,13 +594,26 @@ fn run_cases(
 }
 
 /// What the RSS columns mean, and every command, for the README.
-fn footnotes(cases: &[Case]) -> String {
-    let excludes = vcs_excludes();
+fn footnotes(cases: &[Prepared]) -> Result<String> {
+    // `$VCS` stands for the run of VCS excludes in dsh-search's glob script,
+    // found there rather than rebuilt.
+    let vcs = cases.iter().find_map(|p| vcs_excludes(&p.explained.script));
     let show = |script: &str| {
-        script
-            .trim_end_matches(" >/dev/null")
-            .replace(&excludes, " $VCS")
+        let script = script.strip_suffix(" >/dev/null").unwrap_or(script);
+        match vcs {
+            Some(vcs) => script.replace(vcs, " $VCS"),
+            None => script.to_owned(),
+        }
     };
+    let overflow = cases
+        .iter()
+        .find(|p| p.case.derive == Derive::Overflow)
+        .map_or_else(String::new, |p| {
+            format!(
+                "Exit 5 is the expected raw-output overflow ({}-byte cap).\n\n",
+                thousands(p.explained.cap)
+            )
+        });
     let mut out = format!(
         "\n¹ `/usr/bin/time -f %M` of one extra untimed run: ru_maxrss of the process it \
          waits for, into which Linux folds the peak of every descendant that process reaped, \
@@ -467,38 +621,68 @@ fn footnotes(cases: &[Case]) -> String {
          a maximum, not a sum.\n\n\
          ² `VmHWM` of the dsh-search process alone (children excluded), sampled from \
          /proc/PID/status every 0.2 ms in one more untimed run.\n\n\
-         Exit 5 is the expected raw-output overflow (20,000,000-byte cap).\n\n\
-         Commands: `dsh-search -C DIR ARGS`; the raw commands run under `sh -c` with DIR as \
-         current directory and stdout to /dev/null (DIR is the corpus, or for `startup` a \
-         directory holding one file); `$VCS` is `{}`.\n\n",
-        excludes.trim_start()
+         {overflow}\
+         Commands: `dsh-search -C DIR ARGS`; each raw command is derived from the script on \
+         the `sh -c:` line that `dsh-search --explain -C DIR ARGS` prints, and runs under \
+         `sh -c` with DIR as current directory and stdout to /dev/null (DIR is the corpus, \
+         or for `startup` a directory holding one file). Grep cases: the script without \
+         `--binary` (raw `rg --json` skips binary files, as rg does by default; dsh-search \
+         adds `--binary` to report the matches in them); the overflow case then pipes into \
+         `head -c CAP`, CAP being the raw-output cap `--explain` reports. Glob cases: the \
+         seed's own command, the script with `--null` replaced by `--sort=modified` and \
+         without the `-- 'dir'` walk root dsh-search adds by itself for a pattern with a \
+         literal directory prefix; the unsorted column runs the script itself."
     );
-    for case in cases {
-        let args: Vec<String> = case.dsh.iter().map(|a| shell_word(a)).collect();
+    if let Some(vcs) = vcs {
+        let _ = write!(out, " `$VCS` is `{}`.", vcs.trim_start());
+    }
+    out.push_str("\n\n");
+    for prepared in cases {
+        let case = &prepared.case;
+        let args = case
+            .dsh
+            .iter()
+            .map(|a| shlex::try_quote(a))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{}: {e}", case.name))?;
         let _ = write!(
             out,
             "- {}: `{}` vs `{}`",
             case.name,
             args.join(" "),
-            show(&case.raw)
+            show(&prepared.raw)
         );
-        if let Some(unsorted) = &case.unsorted {
+        if let Some(unsorted) = &prepared.unsorted {
             let _ = write!(out, "; unsorted `{}`", show(unsorted));
         }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
-/// `value` as one shell word, quoted only when it must be (for display).
-fn shell_word(value: &str) -> String {
-    let plain = !value.is_empty()
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_-./=:,+@%".contains(&b));
-    if plain {
-        value.to_owned()
-    } else {
-        quote(value)
+/// The run of ` --glob='!**/…'` words (the VCS excludes) in `script`, from
+/// the first such word to the last one that follows it without a gap.
+fn vcs_excludes(script: &str) -> Option<&str> {
+    const EXCLUDE: &str = " --glob='!**/";
+    let start = script.find(EXCLUDE)?;
+    let mut end = start;
+    while script[end..].starts_with(EXCLUDE) {
+        end = script[end + 1..]
+            .find(' ')
+            .map_or(script.len(), |space| end + 1 + space);
     }
+    Some(&script[start..end])
+}
+
+/// `n` with a comma between groups of three digits.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
