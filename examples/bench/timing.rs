@@ -14,11 +14,12 @@
 //! Peak RSS comes from one extra untimed run of each command under
 //! `/usr/bin/time -f %M`; dsh-search's own high-water mark is also sampled
 //! from `/proc/PID/status`, because the kernel folds the peak of every reaped
-//! descendant (sh, rg) into `%M`. Exit codes 0, 1 and 5 (raw-output
-//! overflow, expected for the `the` case) count as success. The result is a
-//! Markdown table, printed and written to `--out`.
+//! descendant (sh, rg) into `%M`. Every dsh-search run of a case must exit
+//! with the code its `--explain` run reported (5, the raw-output overflow,
+//! for the `the` case on a full-size corpus); the raw commands may exit 0 or
+//! 1, as rg does. The result is a Markdown table, printed and written to
+//! `--out`.
 
-use std::collections::BTreeSet;
 use std::env;
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
@@ -31,9 +32,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crate::corpus::{self, MEDIUM, RARE};
 use crate::{Result, mib};
 
-/// dsh-search exit codes that count as success: results, empty, overflow.
-const DSH_OK: [i32; 3] = [0, 1, 5];
-/// rg (and `sh -c`) exit codes that count as success: results, empty.
+/// Exit codes that count as success for the raw commands: 0 (matches or
+/// paths found) and 1 (none), which `sh -c` passes on from the rg it
+/// `exec`s (`head` exits 0 for the overflow pipeline). That is rg's own
+/// documented contract, not a copy of dsh-search's exit table: the exit
+/// dsh-search must have comes from its `--explain` account, per case.
 const RAW_OK: [i32; 2] = [0, 1];
 
 /// How a case's raw command is derived from the script dsh-search runs
@@ -123,6 +126,10 @@ struct Explained {
     script: String,
     /// The raw-output cap, from the `stdout:` line (`N bytes raw (cap C)`).
     cap: u64,
+    /// The `exit:` line: the exit every timed run of the case must have.
+    exit: i32,
+    /// The `limit:` line: which limit, if any, shaped the result.
+    limit: Option<String>,
 }
 
 /// A case with the commands it is timed with.
@@ -157,7 +164,25 @@ fn explain(bin: &Path, case: &Case) -> Result<Explained> {
         .rsplit_once("(cap ")
         .and_then(|(_, cap)| cap.strip_suffix(')')?.parse().ok())
         .ok_or_else(|| format!("no `(cap C)` in the --explain line `stdout: {stdout}`"))?;
-    Ok(Explained { script, cap })
+    let exit = field("exit")?;
+    let exit = exit
+        .parse()
+        .map_err(|e| format!("the --explain line `exit: {exit}`: {e}"))?;
+    if output.status.code() != Some(exit) {
+        return Err(format!(
+            "`{}` exited with {}, but its account says exit {exit}",
+            invocation.describe(),
+            output.status
+        )
+        .into());
+    }
+    let limit = account_field(&account, "limit").map(str::to_owned);
+    Ok(Explained {
+        script,
+        cap,
+        exit,
+        limit,
+    })
 }
 
 /// The value of the `  label:    value` line of an `--explain` account.
@@ -317,23 +342,29 @@ impl<'a> Invocation<'a> {
         words.join(" ")
     }
 
-    /// One timed run: wall time from spawn to exit, and the exit code.
-    fn time(&self, accepted: &[i32]) -> Result<(Duration, i32)> {
+    /// One timed run: wall time from spawn to exit; an error unless it exits
+    /// with one of the `accepted` codes.
+    fn time(&self, accepted: &[i32]) -> Result<Duration> {
         let start = Instant::now();
         let output = self.command(&[]).output()?;
         let elapsed = start.elapsed();
         let code = output.status.code().unwrap_or(-1);
         if !accepted.contains(&code) {
             return Err(format!(
-                "`{}` in {} exited with {}: {}",
+                "`{}` in {} exited with {} (expected {}): {}",
                 self.describe(),
                 self.cwd.display(),
                 output.status,
+                accepted
+                    .iter()
+                    .map(i32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" or "),
                 String::from_utf8_lossy(&output.stderr).trim()
             )
             .into());
         }
-        Ok((elapsed, code))
+        Ok(elapsed)
     }
 
     /// Peak RSS in KiB as `/usr/bin/time -f %M` reports it.
@@ -379,7 +410,6 @@ struct Timings {
     dsh: Vec<Duration>,
     raw: Vec<Duration>,
     unsorted: Vec<Duration>,
-    dsh_codes: BTreeSet<i32>,
 }
 
 fn median_ms(samples: &mut [Duration]) -> f64 {
@@ -533,17 +563,16 @@ fn run_cases(
         eprintln!("bench: {label}");
         for (prepared, t) in cases.iter().zip(&mut timings) {
             let (case, cwd) = (&prepared.case, &prepared.case.cwd);
-            let (dsh, code) = Invocation::dsh(bin, case).time(&DSH_OK)?;
-            let (raw, _) = Invocation::sh(&prepared.raw, cwd).time(&RAW_OK)?;
+            let dsh = Invocation::dsh(bin, case).time(&[prepared.explained.exit])?;
+            let raw = Invocation::sh(&prepared.raw, cwd).time(&RAW_OK)?;
             let unsorted = match &prepared.unsorted {
-                Some(script) => Some(Invocation::sh(script, cwd).time(&RAW_OK)?.0),
+                Some(script) => Some(Invocation::sh(script, cwd).time(&RAW_OK)?),
                 None => None,
             };
             if round > 0 {
                 t.dsh.push(dsh);
                 t.raw.push(raw);
                 t.unsorted.extend(unsorted);
-                t.dsh_codes.insert(code);
             }
         }
     }
@@ -572,7 +601,6 @@ fn run_cases(
         } else {
             format!("{:.1}", median_ms(&mut t.unsorted))
         };
-        let codes: Vec<String> = t.dsh_codes.iter().map(i32::to_string).collect();
         let _ = writeln!(
             table,
             "| {} | {dsh_ms:.1} | {raw_ms:.1} | {:.2} | {unsorted} | {:.1} | {:.1} | {:.1} | {} |",
@@ -581,7 +609,7 @@ fn run_cases(
             mib(dsh_rss * 1024),
             mib(dsh_own * 1024),
             mib(raw_rss * 1024),
-            codes.join("/")
+            prepared.explained.exit
         );
     }
     table.push_str(&footnotes(&cases)?);
@@ -609,8 +637,12 @@ fn footnotes(cases: &[Prepared]) -> Result<String> {
         .iter()
         .find(|p| p.case.derive == Derive::Overflow)
         .map_or_else(String::new, |p| {
+            let limit = p.explained.limit.as_deref().unwrap_or("none");
             format!(
-                "Exit 5 is the expected raw-output overflow ({}-byte cap).\n\n",
+                " For {}, `--explain` reported exit {} and `limit: {limit}` \
+                 (a {}-byte raw-output cap).",
+                p.case.name,
+                p.explained.exit,
                 thousands(p.explained.cap)
             )
         });
@@ -621,7 +653,9 @@ fn footnotes(cases: &[Prepared]) -> Result<String> {
          a maximum, not a sum.\n\n\
          ² `VmHWM` of the dsh-search process alone (children excluded), sampled from \
          /proc/PID/status every 0.2 ms in one more untimed run.\n\n\
-         {overflow}\
+         Exit: every dsh-search run of a case must exit with the code its `--explain` run \
+         reported; the raw commands may exit 0 or 1 (rg's own: found, found nothing).\
+         {overflow}\n\n\
          Commands: `dsh-search -C DIR ARGS`; each raw command is derived from the script on \
          the `sh -c:` line that `dsh-search --explain -C DIR ARGS` prints, and runs under \
          `sh -c` with DIR as current directory and stdout to /dev/null (DIR is the corpus, \
