@@ -11,11 +11,14 @@
 //! - A capped result names the places most of the results left off the
 //!   page are in, from the complete result already in memory.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::glob::GlobSink;
 use super::paths::Workdir;
+use super::places::{self, Leaf};
 use super::report::{Hint, Items, Report};
 use crate::request::Request;
 use crate::rg::command::{self, Probe};
@@ -27,8 +30,6 @@ use crate::stop::Budget;
 const PROBE_CAP: u64 = 16 * 1024;
 /// Examples a hint names.
 const EXAMPLES: usize = 3;
-/// Places a remainder hint names.
-const PLACES: usize = 3;
 /// The least time the probes get. "As long again as the search" alone
 /// would give a 5 ms search 5 ms of probing, less than rg needs to start,
 /// and a hint that comes and goes from run to run; with this floor the same
@@ -146,9 +147,6 @@ fn paths(spec: &Spec<'_>, workdir: &Workdir) -> Option<Found> {
 /// the most of them (the first such in path order), or the first file when
 /// no directory holds two.
 fn path_to_search(paths: &[String]) -> String {
-    fn parent(p: &str) -> &str {
-        p.rsplit_once('/').map_or("", |(dir, _)| dir)
-    }
     let [first, rest @ ..] = paths else {
         return ".".to_owned();
     };
@@ -181,43 +179,43 @@ fn path_to_search(paths: &[String]) -> String {
 }
 
 /// The remainder of a capped `report`: how many results the page left out
-/// and the places most of them are in (directories for glob, files for
-/// grep), largest first, ties by path.
+/// and the places most of them are in (see `places`).
 pub fn remainder(report: &Report) -> Option<Hint> {
     if !report.truncated() {
         return None;
     }
-    let mut places: Vec<(String, usize)> = match &report.items {
+    let places = match &report.items {
         Items::Glob(paths) => {
-            let mut dirs: std::collections::BTreeMap<String, usize> =
-                std::collections::BTreeMap::new();
+            // One count per directory, without a string per path.
+            let mut dirs: HashMap<Cow<'_, str>, usize> = HashMap::new();
             for path in paths.take(paths.len()).skip(report.shown) {
-                let dir = path
-                    .rsplit_once('/')
-                    .map_or(".".to_owned(), |(d, _)| d.to_owned());
-                *dirs.entry(format!("{dir}/")).or_default() += 1;
+                let dir = match path {
+                    Cow::Borrowed(p) => Cow::Borrowed(parent(p)),
+                    Cow::Owned(p) => Cow::Owned(parent(&p).to_owned()),
+                };
+                *dirs.entry(dir).or_default() += 1;
             }
-            dirs.into_iter().collect()
+            places::largest(dirs.iter().map(|(d, &n)| (d.as_ref(), n)), Leaf::FilesIn)
         }
         Items::Grep(files) => {
             let mut left = report.shown;
-            files
-                .iter()
-                .filter_map(|f| {
-                    let shown = f.matches.len().min(left);
-                    left -= shown;
-                    let rest = f.matches.len() - shown;
-                    (rest > 0).then(|| (f.path.clone(), rest))
-                })
-                .collect()
+            let rest = files.iter().map(|f| {
+                let shown = f.matches.len().min(left);
+                left -= shown;
+                (f.path.as_str(), f.matches.len() - shown)
+            });
+            places::largest(rest, Leaf::File)
         }
     };
-    places.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    places.truncate(PLACES);
     Some(Hint::Remainder {
         count: report.total - report.shown,
         places,
     })
+}
+
+/// The directory part of a displayed path (`""` for one in the workdir).
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
 #[cfg(test)]

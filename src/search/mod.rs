@@ -7,6 +7,7 @@ pub mod glob;
 pub mod grep;
 mod hints;
 pub mod paths;
+mod places;
 pub mod preview;
 pub mod report;
 mod sort;

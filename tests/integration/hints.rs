@@ -421,6 +421,40 @@ fn a_capped_grep_names_the_files_the_rest_is_in() {
 }
 
 #[test]
+fn a_capped_grep_names_a_directory_of_many_small_files() {
+    // 38 files of one match each under src/gen/: the place is the
+    // directory, not three of its files; tests/ stays whole too. The slot
+    // left over names the one match elsewhere in src/.
+    let t = TestDir::new();
+    t.write("README.md", "needle\n");
+    t.write("src/lib.rs", "needle\n");
+    for i in 0..38 {
+        t.write(&format!("src/gen/m{i:02}.rs"), "needle\n");
+    }
+    for i in 1..=3 {
+        t.write(&format!("tests/t{i}.rs"), "needle\nneedle\n");
+    }
+    assert_out(
+        &run(&t, &["--grep-max-matches", "1", "grep", "needle"]),
+        0,
+        &format!(
+            "Found 1 of 46 matches\n\nREADME.md\nLine 1: needle\n\n\
+             (The other 45 matches: src/gen/ 38, tests/ 6, src/lib.rs 1)\n\n{GREP_UNSAVED}\n"
+        ),
+    );
+    // Without it, the same two places.
+    fs::remove_file(t.path().join("src/lib.rs")).unwrap();
+    assert_out(
+        &run(&t, &["--grep-max-matches", "1", "grep", "needle"]),
+        0,
+        &format!(
+            "Found 1 of 45 matches\n\nREADME.md\nLine 1: needle\n\n\
+             (The other 44 matches: src/gen/ 38, tests/ 6)\n\n{GREP_UNSAVED}\n"
+        ),
+    );
+}
+
+#[test]
 fn a_capped_glob_names_the_directories_the_rest_is_in() {
     let t = TestDir::new();
     t.write("a.txt", "");

@@ -1,0 +1,293 @@
+//! Where the rest of a capped result is (SPEC §4a): up to three places,
+//! directories or (for grep) files, that hold most of the results the page
+//! left out, largest first, each named as narrowly as it can be without
+//! losing much of what it holds.
+//!
+//! The places start as the top of the tree (a chain of directories that
+//! hold everything is followed down). Then, while one of the places shown
+//! can be replaced by its parts and the places shown lose at most a tenth
+//! of what it held, it is: `src/ 3,200` becomes `src/gen/ 3,100` when only
+//! 100 are elsewhere in `src/`, `packages/ 3,700` becomes `packages/a/
+//! 3,000, packages/b/ 700`, but `tests/ 6` stays whole rather than become
+//! `tests/t1.rs 2, tests/t2.rs 2`. An agent can pass any place as `path`.
+
+use std::collections::HashMap;
+
+/// Places named.
+pub const PLACES: usize = 3;
+/// A place is replaced by its parts only if the places shown lose at most
+/// 1/`LOSS` of its count.
+const LOSS: usize = 10;
+
+/// What a count is of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaf {
+    /// One file (grep): the place is the file.
+    File,
+    /// The files directly in a directory (glob): the place is the directory.
+    FilesIn,
+}
+
+/// The places of `leaves` (displayed paths: a file for [`Leaf::File`], a
+/// directory, `""` for the workdir, for [`Leaf::FilesIn`]), as display names
+/// (directories end in `/`, the workdir is `./`) with counts, largest
+/// first, ties in path order.
+pub fn largest<'a>(
+    leaves: impl IntoIterator<Item = (&'a str, usize)>,
+    leaf: Leaf,
+) -> Vec<(String, usize)> {
+    let mut tree = Tree::default();
+    for (path, count) in leaves {
+        if count > 0 {
+            tree.add(path, count, leaf);
+        }
+    }
+    let top = tree.settle(0);
+    let mut places = if top == 0 { tree.parts(0) } else { vec![top] };
+    loop {
+        tree.order(&mut places);
+        let shown = tree.shown(&places);
+        let split = (0..places.len().min(PLACES)).find_map(|i| {
+            let id = places[i];
+            if tree.nodes[id].children.len() < 2 {
+                return None;
+            }
+            let mut trial: Vec<usize> = places.clone();
+            trial.swap_remove(i);
+            trial.extend(tree.parts(id));
+            tree.order(&mut trial);
+            let lost = shown.saturating_sub(tree.shown(&trial));
+            (lost * LOSS <= tree.nodes[id].count).then_some(trial)
+        });
+        match split {
+            Some(trial) => places = trial,
+            None => break,
+        }
+    }
+    places
+        .into_iter()
+        .take(PLACES)
+        .map(|id| (tree.nodes[id].place.clone(), tree.nodes[id].count))
+        .collect()
+}
+
+#[derive(Debug)]
+struct Node {
+    place: String,
+    count: usize,
+    children: Vec<usize>,
+}
+
+/// Directories and leaves, node 0 the workdir.
+#[derive(Debug)]
+struct Tree {
+    nodes: Vec<Node>,
+    /// (parent, key) → child; a key is `d/NAME` for a directory, `f/NAME`
+    /// for a file, `.` for the files directly in the parent.
+    index: HashMap<(usize, String), usize>,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Self {
+            nodes: vec![Node {
+                place: "./".to_owned(),
+                count: 0,
+                children: Vec::new(),
+            }],
+            index: HashMap::new(),
+        }
+    }
+}
+
+impl Tree {
+    fn add(&mut self, path: &str, count: usize, leaf: Leaf) {
+        // An absolute path (outside the workdir) starts at `/`, a place of
+        // its own, as the empty first component.
+        let absolute = path.starts_with('/');
+        let components: Vec<&str> = absolute
+            .then_some("")
+            .into_iter()
+            .chain(path.split('/').filter(|c| !c.is_empty()))
+            .collect();
+        let (dirs, file) = match (leaf, components.split_last()) {
+            (Leaf::File, Some((file, dirs))) if !file.is_empty() => (dirs, Some(*file)),
+            _ => (&components[..], None),
+        };
+        let mut id = 0;
+        self.nodes[0].count += count;
+        let mut prefix = String::new();
+        for dir in dirs {
+            prefix.push_str(dir);
+            prefix.push('/');
+            id = self.child(id, format!("d/{dir}"), &prefix);
+            self.nodes[id].count += count;
+        }
+        let (key, place) = match file {
+            Some(name) => (format!("f/{name}"), path.to_owned()),
+            None if prefix.is_empty() => (".".to_owned(), "./".to_owned()),
+            None => (".".to_owned(), prefix),
+        };
+        let id = self.child(id, key, &place);
+        self.nodes[id].count += count;
+    }
+
+    fn child(&mut self, parent: usize, key: String, place: &str) -> usize {
+        if let Some(&id) = self.index.get(&(parent, key.clone())) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node {
+            place: place.to_owned(),
+            count: 0,
+            children: Vec::new(),
+        });
+        self.nodes[parent].children.push(id);
+        self.index.insert((parent, key), id);
+        id
+    }
+
+    /// Follow a chain of only children down: a directory that holds one
+    /// thing is named by that thing.
+    fn settle(&self, mut id: usize) -> usize {
+        while let [only] = self.nodes[id].children[..] {
+            id = only;
+        }
+        id
+    }
+
+    /// The parts of `id`, each settled.
+    fn parts(&self, id: usize) -> Vec<usize> {
+        self.nodes[id]
+            .children
+            .iter()
+            .map(|&c| self.settle(c))
+            .collect()
+    }
+
+    /// Largest first, ties by place.
+    fn order(&self, places: &mut [usize]) {
+        places.sort_by(|&a, &b| {
+            let (a, b) = (&self.nodes[a], &self.nodes[b]);
+            b.count.cmp(&a.count).then_with(|| a.place.cmp(&b.place))
+        });
+    }
+
+    /// What the places shown (the first [`PLACES`] of ordered `places`) hold.
+    fn shown(&self, places: &[usize]) -> usize {
+        places
+            .iter()
+            .take(PLACES)
+            .map(|&id| self.nodes[id].count)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(leaves: &[(&str, usize)], leaf: Leaf) -> Vec<(String, usize)> {
+        largest(leaves.iter().copied(), leaf)
+    }
+
+    fn named(list: &[(&str, usize)]) -> Vec<(String, usize)> {
+        list.iter().map(|&(p, n)| (p.to_owned(), n)).collect()
+    }
+
+    #[test]
+    fn a_place_that_holds_nearly_all_of_its_parent_is_named_instead() {
+        let mut leaves = vec![
+            ("src/lib/a.rs", 100),
+            ("tests/fixtures/f.rs", 500),
+            ("docs/d.md", 150),
+        ];
+        let generated: Vec<String> = (0..31).map(|i| format!("src/gen/g{i:02}.rs")).collect();
+        leaves.extend(generated.iter().map(|p| (p.as_str(), 100)));
+        assert_eq!(
+            places(&leaves, Leaf::File),
+            named(&[
+                ("src/gen/", 3100),
+                ("tests/fixtures/f.rs", 500),
+                ("docs/d.md", 150)
+            ])
+        );
+    }
+
+    #[test]
+    fn many_small_files_stay_one_directory() {
+        let generated: Vec<String> = (0..38).map(|i| format!("src/gen_{i}.rs")).collect();
+        let mut leaves: Vec<(&str, usize)> = generated.iter().map(|p| (p.as_str(), 1)).collect();
+        leaves.extend([("tests/t1.rs", 2), ("tests/t2.rs", 2), ("tests/t3.rs", 2)]);
+        assert_eq!(
+            places(&leaves, Leaf::File),
+            named(&[("src/", 38), ("tests/", 6)])
+        );
+    }
+
+    #[test]
+    fn one_big_directory_is_split_into_its_parts() {
+        let leaves = [
+            ("packages/a/x.ts", 3000),
+            ("packages/b/y.ts", 700),
+            ("docs/z.md", 50),
+        ];
+        assert_eq!(
+            places(&leaves, Leaf::File),
+            named(&[
+                ("packages/a/x.ts", 3000),
+                ("packages/b/y.ts", 700),
+                ("docs/z.md", 50)
+            ])
+        );
+        let leaves = [("packages/a", 3000), ("packages/b", 700), ("docs", 50)];
+        assert_eq!(
+            places(&leaves, Leaf::FilesIn),
+            named(&[("packages/a/", 3000), ("packages/b/", 700), ("docs/", 50)])
+        );
+    }
+
+    #[test]
+    fn files_in_the_workdir_and_ties_in_path_order() {
+        assert_eq!(
+            places(&[("", 3), ("b", 2), ("a", 2)], Leaf::FilesIn),
+            named(&[("./", 3), ("a/", 2), ("b/", 2)])
+        );
+        assert_eq!(
+            places(
+                &[("z.rs", 1), ("y.rs", 1), ("x.rs", 1), ("w.rs", 1)],
+                Leaf::File
+            ),
+            named(&[("w.rs", 1), ("x.rs", 1), ("y.rs", 1)])
+        );
+        assert_eq!(places(&[], Leaf::File), Vec::new());
+    }
+
+    #[test]
+    fn absolute_paths_keep_their_root() {
+        assert_eq!(
+            places(
+                &[("/opt/a/x.rs", 2), ("/opt/b/y.rs", 1), ("opt/c.rs", 1)],
+                Leaf::File
+            ),
+            named(&[("/opt/a/x.rs", 2), ("/opt/b/y.rs", 1), ("opt/c.rs", 1)])
+        );
+        assert_eq!(
+            places(&[("/opt/a", 2), ("/opt/b", 1), ("opt", 1)], Leaf::FilesIn),
+            named(&[("/opt/a/", 2), ("/opt/b/", 1), ("opt/", 1)])
+        );
+    }
+
+    #[test]
+    fn a_directory_with_files_of_its_own_keeps_them_apart() {
+        // 500 files directly in src/, 3,000 under src/gen/: src/ is split
+        // only if its parts lose at most a tenth of it, and they lose none.
+        assert_eq!(
+            places(
+                &[("src", 500), ("src/gen", 3000), ("lib", 10)],
+                Leaf::FilesIn
+            ),
+            named(&[("src/gen/", 3000), ("src/", 500), ("lib/", 10)])
+        );
+    }
+}
