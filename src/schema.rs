@@ -62,15 +62,36 @@ pub fn output_schema(tool: Tool) -> Value {
         }
     });
     let count = json!({"type": "integer", "minimum": 0});
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    // Where to look next (SPEC §4a); which fields a hint has depends on its kind.
+    let hint = json!({
+        "type": "object",
+        "required": ["kind", "count"],
+        "properties": {
+            "kind": {"enum": ["ignored", "case", "remainder"]},
+            "count": count,
+            "complete": {"type": "boolean"},
+            "examples": strings,
+            "path": {"type": "string"},
+            "places": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["path", "count"],
+                    "properties": {"path": {"type": "string"}, "count": count}
+                }
+            }
+        }
+    });
     let success = json!({
         "type": "object",
-        "required": ["version", "tool", "ok", "status", "total", "shown", "truncated", "spill", "spill_error", "warnings", "text"],
+        "required": ["version", "tool", "ok", "status", "total", "shown", "truncated", "spill", "spill_error", "warnings", "hints", "text"],
         "properties": {
             "version": {"const": 1},
             "tool": {"const": tool_name},
             "ok": {"const": true},
             "status": {"enum": ["results", "empty"]},
-            "paths": {"type": "array", "items": {"type": "string"}},
+            "paths": strings,
             "files": {
                 "type": "array",
                 "items": {
@@ -86,7 +107,7 @@ pub fn output_schema(tool: Tool) -> Value {
             "shown": count,
             "truncated": {"type": "boolean"},
             "total_files": count,
-            "binary_files": {"type": "array", "items": {"type": "string"}},
+            "binary_files": strings,
             "spill": {
                 "anyOf": [
                     {"type": "null"},
@@ -101,7 +122,8 @@ pub fn output_schema(tool: Tool) -> Value {
                 ]
             },
             "spill_error": {"type": ["string", "null"]},
-            "warnings": {"type": "array", "items": {"type": "string"}},
+            "warnings": strings,
+            "hints": {"type": "array", "items": hint},
             "text": {"type": "string"}
         }
     });
@@ -122,7 +144,9 @@ pub fn output_schema(tool: Tool) -> Value {
                     "field": {"type": "string"}
                 }
             },
-            "warnings": {"type": "array", "items": {"type": "string"}},
+            "warnings": strings,
+            // A timeout that found something: the result envelope of that.
+            "partial": success,
             "text": {"type": "string"}
         }
     });

@@ -104,6 +104,8 @@ fn structured_content_validates_against_the_output_schema(era: Era) {
             json!({"pattern": "*.nothing", "wait_for_previous": false}),
             false,
         ),
+        // Empty, with a hint (the case probe finds `fn`).
+        ("grep", json!({"pattern": "FN"}), false),
         ("glob", json!({"pattern": "!*.rs"}), true),
         ("grep", json!({"pattern": "a("}), true),
     ];
