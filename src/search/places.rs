@@ -78,16 +78,24 @@ struct Node {
     children: Vec<usize>,
 }
 
-/// Directories and leaves, node 0 the workdir.
-#[derive(Debug)]
-struct Tree {
-    nodes: Vec<Node>,
-    /// (parent, key) → child; a key is `d/NAME` for a directory, `f/NAME`
-    /// for a file, `.` for the files directly in the parent.
-    index: HashMap<(usize, String), usize>,
+/// What a child is, beside its name: directories and files never share a
+/// parent's name, and "the files directly in it" has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Part {
+    Dir,
+    File,
+    Own,
 }
 
-impl Default for Tree {
+/// Directories and leaves, node 0 the workdir. Names borrow from the
+/// input: a string is made once per place, not per path.
+#[derive(Debug)]
+struct Tree<'a> {
+    nodes: Vec<Node>,
+    index: HashMap<(usize, Part, &'a str), usize>,
+}
+
+impl Default for Tree<'_> {
     fn default() -> Self {
         Self {
             nodes: vec![Node {
@@ -100,50 +108,55 @@ impl Default for Tree {
     }
 }
 
-impl Tree {
-    fn add(&mut self, path: &str, count: usize, leaf: Leaf) {
-        // An absolute path (outside the workdir) starts at `/`, a place of
-        // its own, as the empty first component.
-        let absolute = path.starts_with('/');
-        let components: Vec<&str> = absolute
-            .then_some("")
-            .into_iter()
-            .chain(path.split('/').filter(|c| !c.is_empty()))
-            .collect();
-        let (dirs, file) = match (leaf, components.split_last()) {
-            (Leaf::File, Some((file, dirs))) if !file.is_empty() => (dirs, Some(*file)),
-            _ => (&components[..], None),
-        };
-        let mut id = 0;
+impl<'a> Tree<'a> {
+    fn add(&mut self, path: &'a str, count: usize, leaf: Leaf) {
         self.nodes[0].count += count;
-        let mut prefix = String::new();
-        for dir in dirs {
-            prefix.push_str(dir);
-            prefix.push('/');
-            id = self.child(id, format!("d/{dir}"), &prefix);
-            self.nodes[id].count += count;
+        let mut id = 0;
+        // Each directory is a prefix of `path` ending in `/`; an absolute
+        // path (outside the workdir) starts at `/`, a place of its own.
+        let mut start = 0;
+        for (slash, _) in path.match_indices('/') {
+            let name = &path[start..slash];
+            if !name.is_empty() || slash == 0 {
+                id = self.child(id, Part::Dir, name, || path[..=slash].to_owned());
+                self.nodes[id].count += count;
+            }
+            start = slash + 1;
         }
-        let (key, place) = match file {
-            Some(name) => (format!("f/{name}"), path.to_owned()),
-            None if prefix.is_empty() => (".".to_owned(), "./".to_owned()),
-            None => (".".to_owned(), prefix),
+        let last = &path[start..];
+        let leaf = match leaf {
+            Leaf::File if last.is_empty() => return,
+            Leaf::File => self.child(id, Part::File, last, || path.to_owned()),
+            Leaf::FilesIn => {
+                if !last.is_empty() {
+                    id = self.child(id, Part::Dir, last, || format!("{path}/"));
+                    self.nodes[id].count += count;
+                }
+                let own = self.nodes[id].place.clone();
+                self.child(id, Part::Own, "", || own)
+            }
         };
-        let id = self.child(id, key, &place);
-        self.nodes[id].count += count;
+        self.nodes[leaf].count += count;
     }
 
-    fn child(&mut self, parent: usize, key: String, place: &str) -> usize {
-        if let Some(&id) = self.index.get(&(parent, key.clone())) {
+    fn child(
+        &mut self,
+        parent: usize,
+        part: Part,
+        name: &'a str,
+        place: impl FnOnce() -> String,
+    ) -> usize {
+        if let Some(&id) = self.index.get(&(parent, part, name)) {
             return id;
         }
         let id = self.nodes.len();
         self.nodes.push(Node {
-            place: place.to_owned(),
+            place: place(),
             count: 0,
             children: Vec::new(),
         });
         self.nodes[parent].children.push(id);
-        self.index.insert((parent, key), id);
+        self.index.insert((parent, part, name), id);
         id
     }
 
