@@ -196,16 +196,31 @@ pub fn remainder(report: &Report) -> Option<Hint> {
     }
     let places = match &report.items {
         Items::Glob(paths) => {
-            // One count per directory, without a string per path.
-            let mut dirs: HashMap<Cow<'_, str>, usize> = HashMap::new();
-            for path in paths.take(paths.len()).skip(report.shown) {
-                let dir = match path {
-                    Cow::Borrowed(p) => Cow::Borrowed(parent(p)),
-                    Cow::Owned(p) => Cow::Owned(parent(&p).to_owned()),
-                };
-                *dirs.entry(dir).or_default() += 1;
+            // One count per directory, on the raw bytes (a string is
+            // made per directory, not per path), reading the listing front
+            // to back: runs of paths in one directory (rg lists a
+            // directory's entries together) are counted without a lookup.
+            let mut dirs: HashMap<&[u8], usize> = HashMap::new();
+            let mut run: Option<(&[u8], usize)> = None;
+            for path in paths.raw_from_in_memory_order(report.shown) {
+                let dir = memchr::memrchr(b'/', path).map_or(&path[..0], |i| &path[..i]);
+                match &mut run {
+                    Some((last, n)) if *last == dir => *n += 1,
+                    _ => {
+                        if let Some((last, n)) = run.replace((dir, 1)) {
+                            *dirs.entry(last).or_default() += n;
+                        }
+                    }
+                }
             }
-            places::largest(dirs.iter().map(|(d, &n)| (d.as_ref(), n)), Leaf::FilesIn)
+            if let Some((last, n)) = run {
+                *dirs.entry(last).or_default() += n;
+            }
+            let named: Vec<(Cow<'_, str>, usize)> = dirs
+                .into_iter()
+                .map(|(dir, n)| (String::from_utf8_lossy(dir), n))
+                .collect();
+            places::largest(named.iter().map(|(d, n)| (d.as_ref(), *n)), Leaf::FilesIn)
         }
         Items::Grep(files) => {
             let mut left = report.shown;

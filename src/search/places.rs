@@ -11,7 +11,6 @@
 //! 3,000, packages/b/ 700`, but `tests/ 6` stays whole rather than become
 //! `tests/t1.rs 2, tests/t2.rs 2`. An agent can pass any place as `path`.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Places named.
@@ -29,164 +28,170 @@ pub enum Leaf {
     FilesIn,
 }
 
-/// The places of `leaves` (displayed paths: a file for [`Leaf::File`], a
-/// directory, `""` for the workdir, for [`Leaf::FilesIn`]), as display names
-/// (directories end in `/`, the workdir is `./`) with counts, largest
-/// first, ties in path order.
+/// The places of `leaves` (displayed paths, each once: a file for
+/// [`Leaf::File`], a directory, `""` for the workdir, for
+/// [`Leaf::FilesIn`]), as display names (directories end in `/`, the
+/// workdir is `./`) with counts, largest first, ties in path order.
+///
+/// No tree is built: a place's parts are counted, when a split is
+/// considered, by one pass over the leaves it holds. A split is considered
+/// for the places shown only, a few times in all, so a remainder of
+/// 200,000 paths in 20,000 directories costs a few passes over 20,000
+/// leaves and almost no memory.
 pub fn largest<'a>(
     leaves: impl IntoIterator<Item = (&'a str, usize)>,
     leaf: Leaf,
 ) -> Vec<(String, usize)> {
-    let mut tree = Tree::default();
-    for (path, count) in leaves {
-        if count > 0 {
-            tree.add(path, count, leaf);
-        }
-    }
-    let top = tree.settle(0);
-    let mut places = if top == 0 { tree.parts(0) } else { vec![top] };
+    let leaves: Vec<(&str, usize)> = leaves.into_iter().filter(|&(_, n)| n > 0).collect();
+    let total = leaves.iter().map(|&(_, n)| n).sum();
+    let root = Place {
+        path: "",
+        kind: Kind::Dir,
+        count: total,
+    };
+    let mut places = parts(&leaves, leaf, &root);
+    // A place with one part is named by it (the split loses nothing).
     loop {
-        tree.order(&mut places);
-        let shown = tree.shown(&places);
-        let split = (0..places.len().min(PLACES)).find_map(|i| {
-            let id = places[i];
-            if tree.nodes[id].children.len() < 2 {
+        let shown = top(&places);
+        let held: usize = shown.iter().map(|p| p.count).sum();
+        let split = shown.iter().find_map(|place| {
+            if place.kind != Kind::Dir {
                 return None;
             }
-            let mut trial: Vec<usize> = places.clone();
-            trial.swap_remove(i);
-            trial.extend(tree.parts(id));
-            tree.order(&mut trial);
-            let lost = shown.saturating_sub(tree.shown(&trial));
-            (lost * LOSS <= tree.nodes[id].count).then_some(trial)
+            let parts = parts(&leaves, leaf, place);
+            let rest = places.iter().filter(|p| *p != place).cloned();
+            let trial = top(&rest.chain(parts.iter().cloned()).collect::<Vec<_>>());
+            let lost = held.saturating_sub(trial.iter().map(|p| p.count).sum());
+            (lost * LOSS <= place.count).then(|| (place.clone(), parts))
         });
-        match split {
-            Some(trial) => places = trial,
-            None => break,
-        }
+        let Some((place, parts)) = split else { break };
+        places.retain(|p| *p != place);
+        places.extend(parts);
     }
-    places
+    top(&places)
         .into_iter()
-        .take(PLACES)
-        .map(|id| (tree.nodes[id].place.to_string(), tree.nodes[id].count))
+        .map(|p| (p.name(), p.count))
         .collect()
 }
 
-#[derive(Debug)]
-struct Node<'a> {
-    place: Cow<'a, str>,
+/// What a place is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    /// A directory: what lies anywhere in it.
+    Dir,
+    /// A file (grep).
+    File,
+    /// The files directly in a directory (glob), named as the directory.
+    Own,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Place<'a> {
+    /// A file's path, or a directory's without its `/` (`""` the
+    /// workdir, `/` the top of absolute paths): a slice of a leaf.
+    path: &'a str,
+    kind: Kind,
     count: usize,
-    parent: usize,
-    children: Vec<usize>,
 }
 
-/// Directories and leaves, node 0 the workdir. A leaf's name borrows from
-/// the input, and a path costs one hash lookup (its directory's): a large
-/// remainder is counted in well under a millisecond.
-#[derive(Debug)]
-struct Tree<'a> {
-    nodes: Vec<Node<'a>>,
-    /// A directory's path (no trailing `/`; `""` the workdir) → its node.
-    dirs: HashMap<&'a str, usize>,
-}
-
-impl Default for Tree<'_> {
-    fn default() -> Self {
-        Self {
-            nodes: vec![Node {
-                place: Cow::Borrowed("./"),
-                count: 0,
-                parent: usize::MAX,
-                children: Vec::new(),
-            }],
-            dirs: HashMap::from([("", 0)]),
+impl Place<'_> {
+    /// The name shown: directories end in `/`, the workdir is `./`.
+    fn name(&self) -> String {
+        match (self.kind, self.path) {
+            (Kind::File, path) => path.to_owned(),
+            (_, "") => "./".to_owned(),
+            (_, "/") => "/".to_owned(),
+            (_, path) => format!("{path}/"),
         }
     }
-}
 
-impl<'a> Tree<'a> {
-    /// Count `count` at `path` (each path once).
-    fn add(&mut self, path: &'a str, count: usize, leaf: Leaf) {
-        let leaf = match leaf {
-            Leaf::File => {
-                let dir = self.dir(parent_of(path));
-                self.push(dir, Cow::Borrowed(path))
-            }
-            Leaf::FilesIn => {
-                let dir = self.dir(path);
-                let place = self.nodes[dir].place.clone();
-                self.push(dir, place)
-            }
+    /// The bytes of [`Place::name`], without making the string.
+    fn name_bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        let (path, slash): (&str, bool) = match (self.kind, self.path) {
+            (Kind::File, path) => (path, false),
+            (_, "") => ("./", false),
+            (_, "/") => ("/", false),
+            (_, path) => (path, true),
         };
-        let mut id = leaf;
-        while id != usize::MAX {
-            self.nodes[id].count += count;
-            id = self.nodes[id].parent;
+        path.bytes().chain(slash.then_some(b'/'))
+    }
+}
+
+/// The first [`PLACES`] of `places`, largest first, ties by name.
+fn top<'p, 'a>(places: &'p [Place<'a>]) -> Vec<Place<'a>> {
+    let before = |a: &Place<'_>, b: &Place<'_>| {
+        b.count
+            .cmp(&a.count)
+            .then_with(|| a.name_bytes().cmp(b.name_bytes()))
+            .is_lt()
+    };
+    let mut top: Vec<&'p Place<'a>> = Vec::with_capacity(PLACES + 1);
+    for place in places {
+        let at = top
+            .iter()
+            .position(|t| before(place, t))
+            .unwrap_or(top.len());
+        if at < PLACES {
+            top.insert(at, place);
+            top.truncate(PLACES);
         }
     }
+    top.into_iter().cloned().collect()
+}
 
-    /// The node of directory `path`, made (with its parents) if new.
-    fn dir(&mut self, path: &'a str) -> usize {
-        if let Some(&id) = self.dirs.get(path) {
-            return id;
+/// The parts of directory `place`: the directories, files and own files
+/// directly in it, with what each holds.
+fn parts<'a>(leaves: &[(&'a str, usize)], leaf: Leaf, place: &Place<'a>) -> Vec<Place<'a>> {
+    let mut counts: HashMap<(&'a str, Kind), usize> = HashMap::new();
+    for &(path, count) in leaves {
+        let dir = match leaf {
+            Leaf::File => parent_of(path),
+            Leaf::FilesIn => path,
+        };
+        if !holds(place.path, dir) {
+            continue;
         }
-        let parent = self.dir(parent_of(path));
-        let place = if path == "/" {
-            Cow::Borrowed("/")
+        let part = if dir.len() == place.path.len() {
+            match leaf {
+                Leaf::File => (path, Kind::File),
+                Leaf::FilesIn => (path, Kind::Own),
+            }
         } else {
-            Cow::Owned(format!("{path}/"))
+            (child_of(place.path, dir), Kind::Dir)
         };
-        let id = self.push(parent, place);
-        self.dirs.insert(path, id);
-        id
+        *counts.entry(part).or_default() += count;
     }
+    counts
+        .into_iter()
+        .map(|((path, kind), count)| Place { path, kind, count })
+        .collect()
+}
 
-    fn push(&mut self, parent: usize, place: Cow<'a, str>) -> usize {
-        let id = self.nodes.len();
-        self.nodes.push(Node {
-            place,
-            count: 0,
-            parent,
-            children: Vec::new(),
-        });
-        self.nodes[parent].children.push(id);
-        id
-    }
-
-    /// Follow a chain of only children down: a directory that holds one
-    /// thing is named by that thing.
-    fn settle(&self, mut id: usize) -> usize {
-        while let [only] = self.nodes[id].children[..] {
-            id = only;
+/// Whether directory `dir` is `path` or holds it.
+fn holds(dir: &str, path: &str) -> bool {
+    match dir {
+        "" => true,
+        "/" => path.starts_with('/'),
+        _ => {
+            path.len() >= dir.len()
+                && path.starts_with(dir)
+                && (path.len() == dir.len() || path.as_bytes()[dir.len()] == b'/')
         }
-        id
     }
+}
 
-    /// The parts of `id`, each settled.
-    fn parts(&self, id: usize) -> Vec<usize> {
-        self.nodes[id]
-            .children
-            .iter()
-            .map(|&c| self.settle(c))
-            .collect()
+/// The directory directly in `dir` on the way to `path`, which it holds
+/// and is not: a prefix of `path`.
+fn child_of<'a>(dir: &str, path: &'a str) -> &'a str {
+    if dir.is_empty() && path.starts_with('/') {
+        return &path[..1];
     }
-
-    /// Largest first, ties by place.
-    fn order(&self, places: &mut [usize]) {
-        places.sort_by(|&a, &b| {
-            let (a, b) = (&self.nodes[a], &self.nodes[b]);
-            b.count.cmp(&a.count).then_with(|| a.place.cmp(&b.place))
-        });
-    }
-
-    /// What the places shown (the first [`PLACES`] of ordered `places`) hold.
-    fn shown(&self, places: &[usize]) -> usize {
-        places
-            .iter()
-            .take(PLACES)
-            .map(|&id| self.nodes[id].count)
-            .sum()
-    }
+    let from = match dir {
+        "" => 0,
+        "/" => 1,
+        _ => dir.len() + 1,
+    };
+    path[from..].find('/').map_or(path, |i| &path[..from + i])
 }
 
 /// The directory `path` is in: `""` for the workdir, `/` for the top of
@@ -202,6 +207,18 @@ fn parent_of(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether directory `dir` is `path` or holds it.
+    fn holds(dir: &str, path: &str) -> bool {
+        match dir {
+            "" => true,
+            "/" => path.starts_with('/'),
+            _ => {
+                path == dir
+                    || (path.starts_with(dir) && path.as_bytes().get(dir.len()) == Some(&b'/'))
+            }
+        }
+    }
 
     fn places(leaves: &[(&str, usize)], leaf: Leaf) -> Vec<(String, usize)> {
         largest(leaves.iter().copied(), leaf)
@@ -305,5 +322,84 @@ mod tests {
             ),
             named(&[("src/gen/", 3000), ("src/", 500), ("lib/", 10)])
         );
+    }
+
+    #[test]
+    fn every_directory_splits_into_parts_that_hold_all_of_it() {
+        // Names chosen so that byte order and component order differ
+        // (`a-b`, `a.b` sort between `a` and `a/…` by bytes).
+        let names = ["a", "a-b", "a.b", "b", "a0"];
+        let mut seed: u64 = 7;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(seed >> 33).unwrap_or(0) % n
+        };
+        let mut paths: Vec<String> = (0..400)
+            .map(|_| {
+                let depth = 1 + next(4);
+                let mut p: Vec<&str> = (0..depth).map(|_| names[next(names.len())]).collect();
+                if next(5) == 0 {
+                    p.insert(0, "");
+                }
+                p.join("/")
+            })
+            .collect();
+        paths.sort();
+        paths.dedup();
+        for leaf in [Leaf::File, Leaf::FilesIn] {
+            let leaves: Vec<(&str, usize)> = paths.iter().map(|p| (p.as_str(), p.len())).collect();
+            let dir_of = |p: &str| -> String {
+                match leaf {
+                    Leaf::File => parent_of(p).to_owned(),
+                    Leaf::FilesIn => p.to_owned(),
+                }
+            };
+            // Every directory on the way to a leaf, found the slow way.
+            let mut dirs: Vec<String> = vec![String::new()];
+            for (p, _) in &leaves {
+                let mut d = dir_of(p);
+                while !d.is_empty() {
+                    dirs.push(d.clone());
+                    d = parent_of(&d).to_owned();
+                }
+            }
+            dirs.sort();
+            dirs.dedup();
+            for d in &dirs {
+                let held: usize = leaves
+                    .iter()
+                    .filter(|(p, _)| holds(d, &dir_of(p)))
+                    .map(|&(_, n)| n)
+                    .sum();
+                let place = Place {
+                    path: d,
+                    kind: Kind::Dir,
+                    count: held,
+                };
+                let parts = parts(&leaves, leaf, &place);
+                assert_eq!(
+                    parts.iter().map(|p| p.count).sum::<usize>(),
+                    held,
+                    "{leaf:?} {d:?}"
+                );
+                for part in &parts {
+                    assert!(holds(d, part.path), "{leaf:?} {d:?} holds {:?}", part.path);
+                    assert!(
+                        part.kind != Kind::Dir || part.path != d.as_str(),
+                        "{d:?} is its own part"
+                    );
+                }
+                let mut names: Vec<String> = parts
+                    .iter()
+                    .map(|p| format!("{:?}{}", p.kind, p.path))
+                    .collect();
+                let all = names.len();
+                names.sort();
+                names.dedup();
+                assert_eq!(names.len(), all, "{leaf:?} {d:?}: a part twice");
+            }
+        }
     }
 }

@@ -44,6 +44,16 @@ impl PathList {
         self.ranges.len()
     }
 
+    /// The paths from the `from`th on, undecoded, in the order they lie
+    /// in memory (rg's order): a scan that reads the buffer front to back.
+    pub fn raw_from_in_memory_order(&self, from: usize) -> impl Iterator<Item = &[u8]> {
+        let mut ranges: Vec<(usize, usize)> = self.ranges.iter().skip(from).copied().collect();
+        ranges.sort_unstable();
+        ranges
+            .into_iter()
+            .map(|(start, end)| &self.bytes[start..end])
+    }
+
     /// The first `n` paths (all when `n` is larger).
     pub fn take(&self, n: usize) -> impl Iterator<Item = Cow<'_, str>> {
         self.ranges
