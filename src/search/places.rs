@@ -3,10 +3,10 @@
 //! left out, largest first, each named as narrowly as it can be without
 //! losing much of what it holds.
 //!
-//! The places start as the top of the tree (a chain of directories that
-//! hold everything is followed down). Then, while one of the places shown
-//! can be replaced by its parts and the places shown lose at most a tenth
-//! of what it held, it is: `src/ 3,200` becomes `src/gen/ 3,100` when only
+//! The places start as what lies directly in the workdir. Then, while one
+//! of the places shown can be replaced by its parts and the places shown
+//! lose at most a tenth of what it held, it is (so a directory that holds
+//! one thing is always named by that thing): `src/ 3,200` becomes `src/gen/ 3,100` when only
 //! 100 are elsewhere in `src/`, `packages/ 3,700` becomes `packages/a/
 //! 3,000, packages/b/ 700`, but `tests/ 6` stays whole rather than become
 //! `tests/t1.rs 2, tests/t2.rs 2`. An agent can pass any place as `path`.
