@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use crate::arguments::Arguments;
-use crate::error::{Error, ErrorCode, Exit};
+use crate::error::{Error, ErrorCode, Exit, Kind};
 use crate::explain;
 use crate::render;
 use crate::request::Request;
@@ -109,9 +109,20 @@ impl Response {
 
 fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &Stop) -> Response {
     let mut outcome = search::run(request, settings, stop);
-    for report in outcome.result.iter_mut().chain(outcome.partial.as_mut()) {
+    if let Ok(report) = &mut outcome.result {
         if report.truncated() {
-            report.spill = save(report, settings);
+            report.spill = save(report, settings, None);
+        }
+    }
+    // What a timed-out search found is saved as such (SPEC §4a): its file
+    // must not read as the whole tree when it is opened later.
+    if let (Some(report), Err(e)) = (&mut outcome.partial, &outcome.result) {
+        if report.truncated() {
+            let why = match e.kind {
+                Kind::TimedOut { ms, .. } => format!("{tool} timed out after {ms}ms"),
+                _ => format!("{tool} stopped"),
+            };
+            report.spill = save(report, settings, Some(&why));
         }
     }
     let exit = match &outcome.result {
@@ -151,14 +162,21 @@ fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &
 }
 
 /// SPEC §5: save the complete result of a capped search, or say why not.
-fn save(report: &Report, settings: &Settings) -> Spill {
+/// `incomplete` says what cut the search short (`grep timed out after
+/// 300ms`), for what a timed-out search found.
+fn save(report: &Report, settings: &Settings, incomplete: Option<&str>) -> Spill {
     let Some(dir) = &settings.spill_dir else {
         return Spill::NotSaved {
             reason: "no spill directory is configured (--spill-dir or DSH_SEARCH_SPILL_DIR)"
                 .to_owned(),
         };
     };
-    match spill::save(dir, report.tool, &render::text::complete(report)) {
+    let extent = match incomplete {
+        None => spill::Extent::Complete,
+        Some(_) => spill::Extent::Incomplete,
+    };
+    let content = render::text::complete(report, incomplete);
+    match spill::save(dir, report.tool, extent, &content) {
         Ok(saved) => Spill::Saved {
             locator: saved.locator,
             hint: settings.spill_hint.clone(),

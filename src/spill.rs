@@ -3,6 +3,9 @@
 //!
 //! `<dir>/<12 hex of SHA-256>-<tool>-results.txt`: the same result always
 //! gets the same locator, and an identical file already there is reused.
+//! What a timed-out search found is saved as `…-results-incomplete.txt`, so
+//! the name alone tells a later reader that the list is not the whole tree
+//! (a glob spill is paths only, with no room for a note).
 //! The directory is created with mode 0700, the file with 0600. The content
 //! goes to a fresh temp file in the same directory (created exclusively, so
 //! never through a planted symlink) and is linked into place only if the
@@ -32,18 +35,29 @@ pub struct Saved {
     pub reused: bool,
 }
 
+/// Whether a saved result is the whole search or what a timed-out one found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extent {
+    Complete,
+    Incomplete,
+}
+
 /// The file name `content` is saved under.
-pub fn file_name(tool: Tool, content: &str) -> String {
+pub fn file_name(tool: Tool, extent: Extent, content: &str) -> String {
     let digest = Sha256::digest(content.as_bytes());
     let mut hex = String::with_capacity(12);
     for byte in &digest[..6] {
         let _ = write!(hex, "{byte:02x}");
     }
-    format!("{hex}-{tool}-results.txt")
+    let tail = match extent {
+        Extent::Complete => "",
+        Extent::Incomplete => "-incomplete",
+    };
+    format!("{hex}-{tool}-results{tail}.txt")
 }
 
 /// Save `content` in `dir`. The error is a sentence saying why not.
-pub fn save(dir: &Path, tool: Tool, content: &str) -> Result<Saved, String> {
+pub fn save(dir: &Path, tool: Tool, extent: Extent, content: &str) -> Result<Saved, String> {
     let describe = |what: &str, e: io::Error| format!("{what} {}: {e}", dir.display());
     DirBuilder::new()
         .recursive(true)
@@ -61,7 +75,7 @@ pub fn save(dir: &Path, tool: Tool, content: &str) -> Result<Saved, String> {
     let dir = dir
         .canonicalize()
         .map_err(|e| describe("cannot resolve the spill directory", e))?;
-    let target = dir.join(file_name(tool, content));
+    let target = dir.join(file_name(tool, extent, content));
     if is_our_file(&target, content) {
         return Ok(Saved {
             locator: target,
@@ -124,26 +138,30 @@ mod tests {
 
     #[test]
     fn name_is_content_hash() {
-        let name = file_name(Tool::Glob, "a\nb");
+        let name = file_name(Tool::Glob, Extent::Complete, "a\nb");
         assert_eq!(name.len(), 12 + "-glob-results.txt".len());
         assert!(name.ends_with("-glob-results.txt"));
-        assert_eq!(name, file_name(Tool::Glob, "a\nb"));
-        assert_ne!(name, file_name(Tool::Glob, "a\nc"));
-        assert!(file_name(Tool::Grep, "").starts_with("e3b0c44298fc-grep"));
+        assert_eq!(name, file_name(Tool::Glob, Extent::Complete, "a\nb"));
+        assert_ne!(name, file_name(Tool::Glob, Extent::Complete, "a\nc"));
+        assert!(file_name(Tool::Grep, Extent::Complete, "").starts_with("e3b0c44298fc-grep"));
+        assert_eq!(
+            file_name(Tool::Grep, Extent::Incomplete, ""),
+            "e3b0c44298fc-grep-results-incomplete.txt"
+        );
     }
 
     #[test]
     fn saves_then_reuses() {
         let dir = tempfile::tempdir().unwrap();
         let spill = dir.path().join("a/b");
-        let first = save(&spill, Tool::Grep, "content").unwrap();
+        let first = save(&spill, Tool::Grep, Extent::Complete, "content").unwrap();
         assert!(!first.reused);
         assert_eq!(fs::read_to_string(&first.locator).unwrap(), "content");
         let mode = fs::metadata(&first.locator).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         let dir_mode = fs::metadata(&spill).unwrap().permissions().mode() & 0o777;
         assert_eq!(dir_mode, 0o700);
-        let second = save(&spill, Tool::Grep, "content").unwrap();
+        let second = save(&spill, Tool::Grep, Extent::Complete, "content").unwrap();
         assert_eq!(
             second,
             Saved {

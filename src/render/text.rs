@@ -207,8 +207,11 @@ fn partial(p: &Partial) -> String {
 }
 
 /// The complete result a capped search saves (SPEC §5): every path, or the
-/// full `Found M matches` listing with the same previews as inline.
-pub fn complete(r: &Report) -> String {
+/// full `Found M matches` listing with the same previews as inline. For
+/// what a timed-out search found, `incomplete` says what cut it short, and
+/// grep's header says so: `Found M matches (incomplete: grep timed out
+/// after 300ms)`. A glob spill stays paths only; its file name carries it.
+pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
     match &r.items {
         Items::Glob(all) => paths(all.take(all.len())),
         Items::Grep(files) => {
@@ -219,7 +222,8 @@ pub fn complete(r: &Report) -> String {
             let mut out = if r.total == 0 {
                 "No matches found in text files".to_owned()
             } else {
-                format!("{}\n\n{}", found(r.total), groups(&all))
+                let note = incomplete.map_or(String::new(), |why| format!(" (incomplete: {why})"));
+                format!("{}{note}\n\n{}", found(r.total), groups(&all))
             };
             if !r.binary_files.is_empty() {
                 out.push_str("\n\n");
@@ -375,7 +379,7 @@ mod tests {
             "Found 1 of 3 matches\n\na.rs\nLine 1: x\n\n(Full grep result stored at: /s/abc-grep-results.txt. Hint.)\n\n(1 path could not be searched; first error: rg: x: denied)"
         );
         assert_eq!(
-            complete(&capped),
+            complete(&capped, None),
             "Found 3 matches\n\na.rs\nLine 1: x\nLine 4: y\n\nb.rs\nLine 2: z"
         );
     }
@@ -408,7 +412,7 @@ mod tests {
             report(&r),
             "a\nb\\nc\n\n(Showing 2 of 3 paths. Full sorted result stored at: /s/x-glob-results.txt. H.)"
         );
-        assert_eq!(complete(&r), "a\nb\\nc\nd");
+        assert_eq!(complete(&r, None), "a\nb\\nc\nd");
         r.items = Items::Glob(PathList::default());
         r.total = 0;
         r.shown = 0;

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::harness::{TestDir, assert_out, stdout};
 use crate::procs::Sleepers;
+use crate::spill::content_hash;
 
 /// The unsaved footers (these tests give no spill dir).
 const GREP_UNSAVED: &str =
@@ -586,6 +587,79 @@ fn a_capped_timeout_page_is_capped_as_usual() {
              (The other 1 match: b.rs 1)\n\n{GREP_UNSAVED}\n"
         ),
     );
+}
+
+#[test]
+fn a_saved_timeout_page_is_saved_as_incomplete() {
+    // The spill file of what a timed-out search found must not read as the
+    // whole tree when it is opened later: its name says so, and grep's
+    // header says what cut it short.
+    let t = TestDir::new();
+    let spill = t.path().join("spill");
+    let sleepers = Sleepers::new(&t, &[329, 330]);
+    let fake = |name: &str, output: &str| {
+        t.fake_rg(name, &format!("{output}\n{}wait", sleepers.script("")))
+            .to_string_lossy()
+            .into_owned()
+    };
+    let grep_rg = fake(
+        "fake/grep-rg",
+        &format!(
+            "cat <<'R'\n{}\nR",
+            records(&[("b.rs", 2), ("a.rs", 3), ("a.rs", 1)])
+        ),
+    );
+    let glob_rg = fake("fake/glob-rg", "printf 'c.rs\\0a.rs\\0b.rs\\0'");
+    let hint = "Use read with offset/limit, or grep this path to search within it.";
+    let args = |rg: &str, search: &[&str]| -> Vec<String> {
+        let spill_dir = spill.to_string_lossy();
+        let mut all = vec!["--rg", rg, "--timeout-ms", "300", "--spill-dir", &spill_dir];
+        all.extend_from_slice(&["--grep-max-matches", "2", "--glob-max-results", "2"]);
+        all.extend_from_slice(search);
+        all.into_iter().map(str::to_owned).collect()
+    };
+    let run_args = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&t, &args)
+    };
+
+    let out = run_args(args(&grep_rg, &["grep", "x"]));
+    sleepers.track().assert_gone();
+    let content = "Found 3 matches (incomplete: grep timed out after 300ms)\n\n\
+                   a.rs\nLine 1: x 1\nLine 3: x 3\n\nb.rs\nLine 2: x 2";
+    let locator = spill.join(incomplete_name("grep", content));
+    assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+    assert_out(
+        &out,
+        6,
+        &format!(
+            "{GREP_PARTIAL}\n\nFound 2 of 3 matches\n\na.rs\nLine 1: x 1\nLine 3: x 3\n\n\
+             (The other 1 match: b.rs 1)\n\n(Full grep result stored at: {}. {hint})\n",
+            locator.display()
+        ),
+    );
+
+    // A glob spill is paths only: the name alone marks it.
+    let out = run_args(args(&glob_rg, &["--glob-sort", "path", "glob", "*"]));
+    sleepers.track().assert_gone();
+    let content = "a.rs\nb.rs\nc.rs";
+    let locator = spill.join(incomplete_name("glob", content));
+    assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+    let error = "glob timed out after 300ms; showing what was found in that time (incomplete); narrow pattern or path and retry, or raise --timeout-ms.";
+    assert_out(
+        &out,
+        6,
+        &format!(
+            "Error: {error}\n\na.rs\nb.rs\n\n(The other 1 path: ./ 1)\n\n\
+             (Showing 2 of 3 paths. Full sorted result stored at: {}. {hint})\n",
+            locator.display()
+        ),
+    );
+}
+
+/// `<12 hex of SHA-256 of content>-<tool>-results-incomplete.txt`.
+fn incomplete_name(tool: &str, content: &str) -> String {
+    format!("{}-{tool}-results-incomplete.txt", content_hash(content))
 }
 
 #[test]

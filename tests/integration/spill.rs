@@ -130,12 +130,16 @@ fn names(dir: &Path) -> Vec<String> {
 
 /// `<12 hex of SHA-256 of content>-<tool>-results.txt`, computed here.
 fn spill_name(tool: &str, content: &str) -> String {
+    format!("{}-{tool}-results.txt", content_hash(content))
+}
+
+/// The first 12 hex digits of the SHA-256 of `content`.
+pub fn content_hash(content: &str) -> String {
     let digest = Sha256::digest(content.as_bytes());
-    let hex = digest[..6].iter().fold(String::new(), |mut hex, b| {
+    digest[..6].iter().fold(String::new(), |mut hex, b| {
         write!(hex, "{b:02x}").unwrap();
         hex
-    });
-    format!("{hex}-{tool}-results.txt")
+    })
 }
 
 /// The first 12 hex digits `sha256sum` prints for `file`: a check of the
