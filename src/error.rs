@@ -261,18 +261,32 @@ pub enum Kind {
     },
     #[error(
         "timed out after {ms}ms; {}{narrow} and retry, or raise --timeout-ms.",
-        if *found { "showing what was found in that time (incomplete); " } else { "" }
+        match found {
+            Found::Nothing => "",
+            Found::Results => "showing what was found in that time (incomplete); ",
+            Found::ResultsInPathOrder => "showing what was found in that time (incomplete, in path order); ",
+        }
     )]
     TimedOut {
         ms: u64,
         narrow: &'static str,
-        /// rg had printed results: they follow, marked incomplete.
-        found: bool,
+        found: Found,
     },
     #[error("was interrupted by {signal}; the search was stopped.")]
     Interrupted { signal: &'static str },
     #[error("was cancelled by the client; the search was stopped.")]
     Cancelled,
+}
+
+/// What a timed-out search had found when it stopped (SPEC §4a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    Nothing,
+    /// The results follow, ordered as usual and marked incomplete.
+    Results,
+    /// A glob's paths follow in path order, marked incomplete: the deadline
+    /// left no time to stat them for `--glob-sort newest|oldest`.
+    ResultsInPathOrder,
 }
 
 impl Kind {
@@ -443,7 +457,7 @@ mod tests {
             Kind::TimedOut {
                 ms: 30000,
                 narrow: Tool::Grep.narrow_advice(),
-                found: false,
+                found: Found::Nothing,
             },
         )
         .to_string();

@@ -16,7 +16,7 @@ use std::io;
 use std::os::unix::process::ExitStatusExt;
 use std::time::{Duration, Instant};
 
-use crate::error::{Kind, SearchError};
+use crate::error::{Found, Kind, SearchError};
 use crate::request::Request;
 use crate::rg::command;
 use crate::rg::run::{self, End, RawRun, Sink, Spec};
@@ -133,7 +133,14 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
     };
     if let Err(e) = &mut outcome.result {
         if let (Kind::TimedOut { found, .. }, Some(_)) = (&mut e.kind, &outcome.partial) {
-            *found = true;
+            // A timed-out glob's page is in path order (`partial_glob`).
+            let sorted_by_path =
+                request.tool() == Tool::Grep || settings.glob_sort == GlobSort::Path;
+            *found = if sorted_by_path {
+                Found::Results
+            } else {
+                Found::ResultsInPathOrder
+            };
         }
     }
     // Where to look next (SPEC §4a): the probes only for an empty result.
@@ -372,7 +379,7 @@ pub(super) fn halted(tool: Tool, halt: Halt, settings: &Settings) -> SearchError
             Kind::TimedOut {
                 ms: settings.timeout_ms,
                 narrow: tool.narrow_advice(),
-                found: false,
+                found: Found::Nothing,
             },
         ),
         Halt::Signal(signal) => SearchError::new(

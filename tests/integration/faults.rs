@@ -714,7 +714,7 @@ fn glob_hang_past_the_timeout() {
     assert_out(
         &out,
         6,
-        "Error: glob timed out after 300ms; showing what was found in that time (incomplete); narrow pattern or path and retry, or raise --timeout-ms.\n\na\n",
+        "Error: glob timed out after 300ms; showing what was found in that time (incomplete, in path order); narrow pattern or path and retry, or raise --timeout-ms.\n\na\n",
     );
     tracked.assert_gone();
 }

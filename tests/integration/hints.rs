@@ -704,6 +704,29 @@ fn a_glob_timeout_keeps_the_paths_found() {
 }
 
 #[test]
+fn a_glob_timeout_under_newest_says_its_page_is_in_path_order() {
+    // No time is left to stat what rg listed, so the page of a timed-out
+    // glob is in path order; under the default sort the message says so.
+    let t = TestDir::new();
+    let sleepers = Sleepers::new(&t, &[331]);
+    let rg = t
+        .fake_rg(
+            "fake/rg",
+            &format!("printf 'b.rs\\0a.rs\\0'\n{}wait", sleepers.script("")),
+        )
+        .to_string_lossy()
+        .into_owned();
+    let out = run(&t, &["--rg", &rg, "--timeout-ms", "300", "glob", "*"]);
+    sleepers.track().assert_gone();
+    assert_out(
+        &out,
+        6,
+        "Error: glob timed out after 300ms; showing what was found in that time (incomplete, in path order); \
+         narrow pattern or path and retry, or raise --timeout-ms.\n\na.rs\nb.rs\n",
+    );
+}
+
+#[test]
 fn a_timeout_with_nothing_found_stays_the_plain_error() {
     let t = TestDir::new();
     let sleepers = Sleepers::new(&t, &[327]);
