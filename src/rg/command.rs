@@ -60,19 +60,12 @@ pub fn grep_probe_script(
     include: Option<&str>,
     path: Option<&str>,
 ) -> Result<String, NulByte> {
-    let mut words = vec![
-        "exec".to_owned(),
-        quote(rg)?,
-        "--no-config".to_owned(),
-        "--files-with-matches".to_owned(),
-        "--null".to_owned(),
-        "--sort=path".to_owned(),
-        "--binary".to_owned(),
-        format!("--regexp={}", quote(pattern)?),
-    ];
-    if let Some(include) = include {
-        words.push(format!("--glob={}", quote(include)?));
-    }
+    let mut words = grep_words(
+        rg,
+        &["--files-with-matches", "--null", "--sort=path", "--binary"],
+        pattern,
+        include,
+    )?;
     match probe {
         Probe::Ignored => {
             words.extend(["--no-ignore".to_owned(), "--hidden".to_owned()]);
@@ -104,19 +97,26 @@ pub fn grep_script(
     include: Option<&str>,
     path: Option<&str>,
 ) -> Result<String, NulByte> {
-    let mut words = vec![
-        "exec".to_owned(),
-        quote(rg)?,
-        "--no-config".to_owned(),
-        "--json".to_owned(),
-        "--binary".to_owned(),
-        format!("--regexp={}", quote(pattern)?),
-    ];
+    let mut words = grep_words(rg, &["--json", "--binary"], pattern, include)?;
+    push_path(&mut words, path)?;
+    Ok(words.join(" "))
+}
+
+/// `rg --no-config <output flags> --regexp=<pattern>` [`--glob=<include>`]:
+/// what grep and its probes share.
+fn grep_words(
+    rg: &str,
+    output: &[&str],
+    pattern: &str,
+    include: Option<&str>,
+) -> Result<Vec<String>, NulByte> {
+    let mut words = vec!["exec".to_owned(), quote(rg)?, "--no-config".to_owned()];
+    words.extend(output.iter().map(|flag| (*flag).to_owned()));
+    words.push(format!("--regexp={}", quote(pattern)?));
     if let Some(include) = include {
         words.push(format!("--glob={}", quote(include)?));
     }
-    push_path(&mut words, path)?;
-    Ok(words.join(" "))
+    Ok(words)
 }
 
 fn push_path(words: &mut Vec<String>, path: Option<&str>) -> Result<(), NulByte> {
@@ -153,5 +153,29 @@ mod tests {
             "exec 'rg' --no-config --json --binary --regexp='x' -- 'a b'"
         );
         assert_eq!(grep_script("rg", "x\0", None, None), Err(NulByte));
+    }
+
+    #[test]
+    fn probe_lines() {
+        assert_eq!(
+            grep_probe_script("rg", Probe::Ignored, "x", Some("*.rs"), Some("p")).unwrap(),
+            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary \
+             --regexp='x' --glob='*.rs' --no-ignore --hidden \
+             --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
+             --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
+             --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' -- 'p'"
+        );
+        assert_eq!(
+            grep_probe_script("rg", Probe::Case, "x", None, None).unwrap(),
+            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary \
+             --regexp='x' --ignore-case"
+        );
+        assert_eq!(
+            glob_case_script("rg", "A*", None).unwrap(),
+            "exec 'rg' --no-config --files --null --iglob='A*' --no-ignore --hidden \
+             --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
+             --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
+             --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' --sort=path"
+        );
     }
 }
