@@ -28,6 +28,21 @@ fn json(t: &TestDir, args: &[&str]) -> std::process::Output {
 
 /// A repo whose only `loadConfig` is in an ignored dependency, with a
 /// near miss in case outside it.
+/// The JSON line of an empty `tool` result with these `hints` (the JSON
+/// of the array's items) and this `text`.
+fn empty_json(tool: &str, hints: &str, text: &str) -> String {
+    let items = match tool {
+        "grep" => {
+            r#""files":[],"total":0,"shown":0,"truncated":false,"total_files":0,"binary_files":[]"#
+        }
+        _ => r#""paths":[],"total":0,"shown":0,"truncated":false"#,
+    };
+    let text = serde_json::to_string(text).unwrap();
+    format!(
+        r#"{{"version":1,"tool":"{tool}","ok":true,"status":"empty",{items},"spill":null,"spill_error":null,"warnings":[],"hints":[{hints}],"text":{text}}}"#
+    ) + "\n"
+}
+
 fn dependency_tree() -> TestDir {
     let t = TestDir::new();
     t.write(".gitignore", "node_modules/\n");
@@ -52,14 +67,10 @@ fn an_empty_grep_names_what_ignore_rules_skipped() {
     assert_out(
         &json(&t, &["grep", "loadConfig"]),
         1,
-        &format!(
-            concat!(
-                r#"{{"version":1,"tool":"grep","ok":true,"status":"empty","files":[],"total":0,"shown":0,"truncated":false,"total_files":0,"binary_files":[],"spill":null,"spill_error":null,"warnings":[],"#,
-                r#""hints":[{{"kind":"ignored","count":2,"complete":true,"examples":["node_modules/lib/x.js","node_modules/lib/y.js"],"path":"node_modules/lib"}}],"#,
-                r#""text":"No matches found\n\n{}"}}"#,
-                "\n"
-            ),
-            IGNORED_LINE.replace('"', "\\\"")
+        &empty_json(
+            "grep",
+            r#"{"kind":"ignored","count":2,"complete":true,"examples":["node_modules/lib/x.js","node_modules/lib/y.js"],"path":"node_modules/lib"}"#,
+            &format!("No matches found\n\n{IGNORED_LINE}"),
         ),
     );
 }
@@ -149,14 +160,10 @@ fn an_empty_grep_names_matches_that_differ_in_case() {
     assert_out(
         &json(&t, &["grep", "loadconfig"]),
         1,
-        &format!(
-            concat!(
-                r#"{{"version":1,"tool":"grep","ok":true,"status":"empty","files":[],"total":0,"shown":0,"truncated":false,"total_files":0,"binary_files":[],"spill":null,"spill_error":null,"warnings":[],"#,
-                r#""hints":[{{"kind":"case","count":3,"complete":true,"examples":["README.md","src/config.js","src/main.js"]}}],"#,
-                r#""text":"No matches found\n\n{}"}}"#,
-                "\n"
-            ),
-            line
+        &empty_json(
+            "grep",
+            r#"{"kind":"case","count":3,"complete":true,"examples":["README.md","src/config.js","src/main.js"]}"#,
+            &format!("No matches found\n\n{line}"),
         ),
     );
     // The advice works.
@@ -197,14 +204,10 @@ fn an_empty_glob_names_paths_that_differ_in_case() {
     assert_out(
         &json(&t, &["glob", "**/readme.md"]),
         1,
-        &format!(
-            concat!(
-                r#"{{"version":1,"tool":"glob","ok":true,"status":"empty","paths":[],"total":0,"shown":0,"truncated":false,"spill":null,"spill_error":null,"warnings":[],"#,
-                r#""hints":[{{"kind":"case","count":2,"complete":true,"examples":["README.md","docs/Readme.md"]}}],"#,
-                r#""text":"No files found\n\n{}"}}"#,
-                "\n"
-            ),
-            line
+        &empty_json(
+            "glob",
+            r#"{"kind":"case","count":2,"complete":true,"examples":["README.md","docs/Readme.md"]}"#,
+            &format!("No files found\n\n{line}"),
         ),
     );
 }
@@ -234,10 +237,7 @@ fn probes_that_find_nothing_add_nothing() {
     assert_out(
         &json(&t, &["grep", "zzzNoSuchThingzzz"]),
         1,
-        concat!(
-            r#"{"version":1,"tool":"grep","ok":true,"status":"empty","files":[],"total":0,"shown":0,"truncated":false,"total_files":0,"binary_files":[],"spill":null,"spill_error":null,"warnings":[],"hints":[],"text":"No matches found"}"#,
-            "\n"
-        ),
+        &empty_json("grep", "", "No matches found"),
     );
 }
 
