@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Why a search stopped before it was done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +79,19 @@ pub struct Budget<'a> {
 }
 
 impl Budget<'_> {
+    /// This budget, spending at most `limit` more from now.
+    pub fn within(self, limit: Duration) -> Self {
+        Budget {
+            deadline: self.deadline.min(Instant::now() + limit),
+            ..self
+        }
+    }
+
+    /// What is left before the deadline (zero once it has passed).
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
     /// `Err` once the call should stop: a signal or a cancellation first,
     /// then the deadline.
     pub fn check(&self) -> Result<(), Halt> {
@@ -92,30 +105,14 @@ impl Budget<'_> {
     }
 }
 
-/// The conventional name of a signal dsh-search handles.
+/// The conventional name of a signal (`SIGINT`), from signal-hook's table.
 pub fn signal_name(signal: i32) -> &'static str {
-    use signal_hook::consts::signal::{
-        SIGALRM, SIGHUP, SIGINT, SIGPROF, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU,
-    };
-    match signal {
-        SIGINT => "SIGINT",
-        SIGTERM => "SIGTERM",
-        SIGHUP => "SIGHUP",
-        SIGQUIT => "SIGQUIT",
-        SIGUSR1 => "SIGUSR1",
-        SIGUSR2 => "SIGUSR2",
-        SIGALRM => "SIGALRM",
-        SIGVTALRM => "SIGVTALRM",
-        SIGPROF => "SIGPROF",
-        SIGXCPU => "SIGXCPU",
-        _ => "a signal",
-    }
+    signal_hook::low_level::signal_name(signal).unwrap_or("a signal")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn signal_outranks_cancel_and_deadline() {

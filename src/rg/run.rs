@@ -429,7 +429,6 @@ fn watch(
     feed: &mut impl FnMut(&[u8]),
 ) -> Option<End> {
     let budget = spec.budget;
-    let mut exited = false;
     let mut last_look = Instant::now();
     // Set once sh has exited with a pipe still open: drain until then.
     let mut drain_until: Option<Instant> = None;
@@ -442,10 +441,10 @@ fn watch(
             // Both pipes are done; sh is exiting or has exited. Look soon,
             // then less and less often (a process that closed its pipes
             // but keeps running still ends at the deadline).
-            if exited || group.exited() {
+            if drain_until.is_some() || group.exited() {
                 return None;
             }
-            thread::sleep(backoff.min(remaining(budget)));
+            thread::sleep(backoff.min(budget.remaining()));
             backoff = (backoff * 2).min(TICK);
             continue;
         }
@@ -454,7 +453,7 @@ fn watch(
         } else {
             TICK
         };
-        let ready = pipes.wait(wait.min(remaining(budget)));
+        let ready = pipes.wait(wait.min(budget.remaining()));
         if ready {
             if let Read::Overflow = pipes.read_stdout(spec.stdout_cap, feed) {
                 return Some(End::Overflow);
@@ -468,20 +467,15 @@ fn watch(
             }
             continue;
         }
-        if !exited && last_look.elapsed() >= TICK {
+        if last_look.elapsed() >= TICK {
             last_look = Instant::now();
             if group.exited() {
-                exited = true;
                 // Kill what sh left behind; what it wrote stays readable.
                 group.kill();
                 drain_until = Some(Instant::now() + DRAIN_LIMIT);
             }
         }
     }
-}
-
-fn remaining(budget: Budget<'_>) -> Duration {
-    budget.deadline.saturating_duration_since(Instant::now())
 }
 
 /// Where stdout goes: to the sink on this thread while the output is small,
@@ -691,10 +685,7 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
     let spec = Spec {
         script: &script,
         workdir,
-        budget: Budget {
-            deadline: budget.deadline.min(Instant::now() + Duration::from_secs(1)),
-            stop: budget.stop,
-        },
+        budget: budget.within(Duration::from_secs(1)),
         stdout_cap: 64 * 1024,
     };
     let raw = run(&spec, &mut out).ok()?;

@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::glob::GlobSink;
 use super::paths::Workdir;
@@ -55,12 +55,7 @@ pub fn probe(
     let Some(rg) = settings.rg.path() else {
         return Vec::new();
     };
-    let budget = Budget {
-        deadline: budget
-            .deadline
-            .min(Instant::now() + (took * PROBE_SHARE.0 / PROBE_SHARE.1).max(PROBE_FLOOR)),
-        stop: budget.stop,
-    };
+    let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(PROBE_FLOOR));
     let scripts: Vec<(Probe, String)> = match request {
         Request::Glob(r) => {
             let root = r
