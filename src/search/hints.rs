@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use super::glob::GlobSink;
 use super::paths::Workdir;
-use super::places::{self, Leaf};
+use super::places::{self, Leaf, parent_bytes, parent_of};
 use super::report::{Hint, Items, Report};
 use crate::request::Request;
 use crate::rg::command::{self, Probe};
@@ -158,9 +158,9 @@ fn path_to_search(paths: &[String]) -> String {
     if rest.is_empty() {
         return first.clone();
     }
-    let mut common: Vec<&str> = parent(first).split('/').filter(|c| !c.is_empty()).collect();
+    let mut common = components(first);
     for path in rest {
-        let components: Vec<&str> = parent(path).split('/').filter(|c| !c.is_empty()).collect();
+        let components = components(path);
         let shared = common
             .iter()
             .zip(&components)
@@ -168,18 +168,28 @@ fn path_to_search(paths: &[String]) -> String {
             .count();
         common.truncate(shared);
     }
-    if !common.is_empty() {
+    // Only `/` in common is no common directory worth naming.
+    if common.iter().any(|c| !c.is_empty()) {
         return common.join("/");
     }
     let mut dirs: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for path in paths {
-        *dirs.entry(parent(path)).or_default() += 1;
+        *dirs.entry(parent_of(path)).or_default() += 1;
     }
     // The largest group; on a tie the first in path order (max_by_key
     // keeps the last of equals, so the order is reversed).
     match dirs.iter().rev().max_by_key(|&(_, &n)| n) {
-        Some((dir, &n)) if n > 1 && !dir.is_empty() => (*dir).to_owned(),
+        Some((dir, &n)) if n > 1 && !matches!(*dir, "" | "/") => (*dir).to_owned(),
         _ => first.clone(),
+    }
+}
+
+/// The components of the directory `path` is in. An absolute path's start
+/// with "" (so they join back to `/…`); a workdir file's parent has none.
+fn components(path: &str) -> Vec<&str> {
+    match parent_of(path) {
+        "" => Vec::new(),
+        dir => dir.split('/').collect(),
     }
 }
 
@@ -198,7 +208,7 @@ pub fn remainder(report: &Report) -> Option<Hint> {
             let mut dirs: HashMap<&[u8], usize> = HashMap::new();
             let mut run: Option<(&[u8], usize)> = None;
             for path in paths.raw_from_in_memory_order(report.shown) {
-                let dir = memchr::memrchr(b'/', path).map_or(&path[..0], |i| &path[..i]);
+                let dir = parent_bytes(path);
                 match &mut run {
                     Some((last, n)) if *last == dir => *n += 1,
                     _ => {
@@ -231,11 +241,6 @@ pub fn remainder(report: &Report) -> Option<Hint> {
         count: report.total - report.shown,
         places,
     })
-}
-
-/// The directory part of a displayed path (`""` for one in the workdir).
-fn parent(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
 #[cfg(test)]
@@ -276,5 +281,22 @@ mod tests {
             ])),
             "node_modules/lib"
         );
+    }
+
+    #[test]
+    fn an_absolute_path_to_search_keeps_its_root() {
+        assert_eq!(
+            path_to_search(&strings(&["/opt/ext/lib/x.js", "/opt/ext/lib/y.js"])),
+            "/opt/ext/lib"
+        );
+        assert_eq!(
+            path_to_search(&strings(&["/opt/a/x", "/srv/b/y", "/srv/b/z"])),
+            "/srv/b"
+        );
+        // Only `/` in common, and no directory holds two: the first file.
+        assert_eq!(path_to_search(&strings(&["/x", "/y"])), "/x");
+        assert_eq!(parent_bytes(b"/x"), b"/");
+        assert_eq!(parent_bytes(b"x"), b"");
+        assert_eq!(parent_of("/opt/é/x"), "/opt/é");
     }
 }

@@ -196,10 +196,16 @@ fn child_of<'a>(dir: &str, path: &'a str) -> &'a str {
 
 /// The directory `path` is in: `""` for the workdir, `/` for the top of
 /// an absolute path.
-fn parent_of(path: &str) -> &str {
-    match path.rfind('/') {
-        Some(0) if path.len() > 1 => "/",
-        None | Some(0) => "",
+pub(super) fn parent_of(path: &str) -> &str {
+    // A prefix that ends before a '/' is on a character boundary.
+    &path[..parent_bytes(path.as_bytes()).len()]
+}
+
+/// `parent_of` on raw bytes (glob's listing).
+pub(super) fn parent_bytes(path: &[u8]) -> &[u8] {
+    match memchr::memrchr(b'/', path) {
+        Some(0) if path.len() > 1 => &path[..1],
+        None | Some(0) => &path[..0],
         Some(i) => &path[..i],
     }
 }

@@ -76,6 +76,29 @@ fn an_empty_grep_names_what_ignore_rules_skipped() {
 }
 
 #[test]
+fn an_absolute_path_it_names_keeps_its_root() {
+    // The search path is outside the workdir, so rg prints absolute paths:
+    // the path to pass must be absolute too, and it must work.
+    let t = dependency_tree();
+    t.mkdir("w");
+    let root = t.root();
+    let workdir = format!("{root}/w");
+    let out = run(&t, &["-C", &workdir, "grep", "loadConfig", &root]);
+    assert_out(
+        &out,
+        1,
+        &format!(
+            "No matches found\n\n(Not searched: 2 files that ignore or hidden-file rules skip match, \
+             e.g. {root}/node_modules/lib/x.js, {root}/node_modules/lib/y.js; \
+             pass path \"{root}/node_modules/lib\" to search there)\n"
+        ),
+    );
+    let named = format!("{root}/node_modules/lib");
+    let out = run(&t, &["-C", &workdir, "grep", "loadConfig", &named]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
 fn the_path_it_names_finds_the_matches() {
     // The advice works: rg searches a path given explicitly even where
     // ignore rules would skip it.
