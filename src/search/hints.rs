@@ -44,11 +44,13 @@ const PROBE_SHARE: (u32, u32) = (3, 4);
 /// tree gives the same text.
 const PROBE_FLOOR: Duration = Duration::from_millis(250);
 
-/// The hints of an empty `request` whose search took `took`.
+/// The hints of an empty `request` whose search took `took`; a glob
+/// probe walks from `glob_root`, as its search did.
 pub fn probe(
     request: &Request,
     settings: &Settings,
     workdir: &Workdir,
+    glob_root: Option<&str>,
     took: Duration,
     budget: Budget<'_>,
 ) -> Vec<Hint> {
@@ -57,15 +59,9 @@ pub fn probe(
     };
     let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(PROBE_FLOOR));
     let scripts: Vec<(Probe, String)> = match request {
-        Request::Glob(r) => {
-            let root = r
-                .path
-                .clone()
-                .or_else(|| super::glob::walk_root(&r.pattern, &settings.workdir));
-            command::glob_case_script(rg, &r.pattern, root.as_deref())
-                .map(|s| vec![(Probe::Case, s)])
-                .unwrap_or_default()
-        }
+        Request::Glob(r) => command::glob_case_script(rg, &r.pattern, glob_root)
+            .map(|s| vec![(Probe::Case, s)])
+            .unwrap_or_default(),
         Request::Grep(r) => [Probe::Ignored, Probe::Case]
             .into_iter()
             .filter_map(|probe| {

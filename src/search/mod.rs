@@ -64,16 +64,17 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
     // The script names the resolved rg; the given name stands in when
     // there is none (it is shown by --explain, never run).
     let rg = settings.rg.path().unwrap_or(&settings.rg.given);
+    // A glob pattern that starts with literal directories is walked from
+    // there: same listing, a fraction of the walk (its probe too).
+    let glob_root = match request {
+        Request::Glob(r) => match &r.path {
+            Some(path) => Some(path.clone()),
+            None => glob::walk_root(&r.pattern, &settings.workdir),
+        },
+        Request::Grep(_) => None,
+    };
     let script = match request {
-        Request::Glob(r) => {
-            // A pattern that starts with literal directories is walked from
-            // there: same listing, a fraction of the walk.
-            let root = match &r.path {
-                Some(path) => Some(path.clone()),
-                None => glob::walk_root(&r.pattern, &settings.workdir),
-            };
-            command::glob_script(rg, &r.pattern, root.as_deref())
-        }
+        Request::Glob(r) => command::glob_script(rg, &r.pattern, glob_root.as_deref()),
         Request::Grep(r) => {
             command::grep_script(rg, &r.pattern, r.include.as_deref(), r.path.as_deref())
         }
@@ -147,7 +148,14 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
     let search_took = ran.raw.as_ref().map_or(Duration::ZERO, |raw| raw.elapsed);
     if let Ok(report) = &mut outcome.result {
         if report.is_empty() {
-            report.hints = hints::probe(request, settings, &workdir, search_took, budget);
+            report.hints = hints::probe(
+                request,
+                settings,
+                &workdir,
+                glob_root.as_deref(),
+                search_took,
+                budget,
+            );
         }
     }
     for report in outcome.result.iter_mut().chain(outcome.partial.as_mut()) {
