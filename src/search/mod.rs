@@ -135,8 +135,7 @@ fn search(request: &Request, settings: &Settings, budget: Budget<'_>) -> Outcome
     if let Err(e) = &mut outcome.result {
         if let (Kind::TimedOut { found, .. }, Some(_)) = (&mut e.kind, &outcome.partial) {
             // A timed-out glob's page is in path order (`partial_glob`).
-            let sorted_by_path =
-                request.tool() == Tool::Grep || settings.glob_sort == GlobSort::Path;
+            let sorted_by_path = tool == Tool::Grep || settings.glob_sort == GlobSort::Path;
             *found = if sorted_by_path {
                 Found::Results
             } else {
