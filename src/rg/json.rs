@@ -194,23 +194,12 @@ pub fn match_path(line: &[u8]) -> Option<Vec<u8>> {
     } else {
         (rest.strip_prefix(br#""bytes":"#)?, true)
     };
-    // The JSON string, up to its closing quote (a quote after a backslash
-    // is escaped, unless that backslash is itself escaped).
-    let mut end = 1;
-    loop {
-        let quote = end + memchr::memchr(b'"', rest.get(end..)?)?;
-        let backslashes = rest[..quote]
-            .iter()
-            .rev()
-            .take_while(|&&b| b == b'\\')
-            .count();
-        if backslashes % 2 == 0 {
-            end = quote + 1;
-            break;
-        }
-        end = quote + 1;
-    }
-    let text: String = serde_json::from_slice(&rest[..end]).ok()?;
+    // The JSON string alone: it ends at its own closing quote, whatever
+    // follows (or does not, in a record that was cut off).
+    let text: String = serde_json::Deserializer::from_slice(rest)
+        .into_iter::<String>()
+        .next()?
+        .ok()?;
     if base64 {
         BASE64.decode(text.as_bytes()).ok()
     } else {

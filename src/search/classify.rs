@@ -104,9 +104,7 @@ pub fn classify(
             paths: raw.stderr.lines.max(1),
             first_error: raw.stderr.first_line(),
         })),
-        2 if messages(&raw.stderr).any(|m| m.starts_with(NOTHING_SEARCHED)) => {
-            Ok(Verdict::NothingSearched)
-        }
+        2 if any_message_starts(&raw.stderr, NOTHING_SEARCHED) => Ok(Verdict::NothingSearched),
         2 if TARGET_ERRORS.iter().any(|e| raw.stderr.contains(e)) => Err(SearchError::new(
             tool,
             Kind::Target {
@@ -152,13 +150,12 @@ fn message(line: &str) -> &str {
     line.strip_prefix("rg: ").unwrap_or(line)
 }
 
-/// rg's messages as kept, one per line, prefixes removed.
-fn messages(stderr: &Stderr) -> impl Iterator<Item = String> {
-    let text = stderr.excerpt();
-    text.lines()
-        .map(|l| message(l).to_owned())
-        .collect::<Vec<_>>()
-        .into_iter()
+/// Whether one of rg's messages as kept, its prefix removed, starts with `what`.
+fn any_message_starts(stderr: &Stderr, what: &str) -> bool {
+    stderr
+        .excerpt()
+        .lines()
+        .any(|l| message(l).starts_with(what))
 }
 
 /// Which pattern rg rejected, if its first message says one was.

@@ -137,8 +137,7 @@ impl<'w> GrepSink<'w> {
             }
             Ok(Some(Record::Match(record))) => {
                 let size = line.len() as u64 + 1;
-                let raw_path = record.path.clone();
-                self.tally(&raw_path, size);
+                self.tally(&record.path, size);
                 let preview = preview(&record.line, record.first_match, self.line_cap);
                 let entry = LineMatch {
                     line_number: record.line_number,

@@ -97,23 +97,26 @@ struct Place<'a> {
 impl Place<'_> {
     /// The name shown: directories end in `/`, the workdir is `./`.
     fn name(&self) -> String {
-        match (self.kind, self.path) {
-            (Kind::File, path) => path.to_owned(),
-            (_, "") => "./".to_owned(),
-            (_, "/") => "/".to_owned(),
-            (_, path) => format!("{path}/"),
+        match self.spelling() {
+            (path, true) => format!("{path}/"),
+            (path, false) => path.to_owned(),
         }
     }
 
     /// The bytes of [`Place::name`], without making the string.
     fn name_bytes(&self) -> impl Iterator<Item = u8> + '_ {
-        let (path, slash): (&str, bool) = match (self.kind, self.path) {
+        let (path, slash) = self.spelling();
+        path.bytes().chain(slash.then_some(b'/'))
+    }
+
+    /// The name as a path and whether a `/` follows it.
+    fn spelling(&self) -> (&str, bool) {
+        match (self.kind, self.path) {
             (Kind::File, path) => (path, false),
             (_, "") => ("./", false),
             (_, "/") => ("/", false),
             (_, path) => (path, true),
-        };
-        path.bytes().chain(slash.then_some(b'/'))
+        }
     }
 }
 
