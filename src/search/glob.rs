@@ -56,9 +56,19 @@ impl Entry {
 
 /// Whether rg's listing holds at least one path glob would show.
 pub fn lists_a_path(listing: &[u8], workdir: &Workdir) -> bool {
-    listing
-        .split(|&b| b == 0)
-        .any(|p| !p.is_empty() && !workdir.in_vcs_dir(p))
+    listing.split(|&b| b == 0).any(|p| shows(p, workdir))
+}
+
+/// Whether a piece of rg's listing is a path glob shows: not empty, not
+/// inside a VCS directory.
+pub fn shows(piece: &[u8], workdir: &Workdir) -> bool {
+    !piece.is_empty() && !workdir.in_vcs_dir(piece)
+}
+
+/// The part of a listing that ends in a NUL: a listing cut short (rg
+/// killed, a byte cap) may end in half a path.
+pub fn whole_paths(listing: &[u8]) -> &[u8] {
+    &listing[..memchr::memrchr(0, listing).map_or(0, |i| i + 1)]
 }
 
 /// The displayed paths of rg's NUL-separated `listing`, VCS paths removed,
@@ -95,11 +105,7 @@ fn order_entries(
             budget.check()?;
         }
         let end = start + piece.len();
-        if let (false, false, Ok(raw_len)) = (
-            piece.is_empty(),
-            workdir.in_vcs_dir(piece),
-            u32::try_from(piece.len()),
-        ) {
+        if let (true, Ok(raw_len)) = (shows(piece, workdir), u32::try_from(piece.len())) {
             // The displayed form is the raw path or a suffix of it.
             let shown_len = workdir.display(piece).len().min(piece.len());
             entries.push(Entry {

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::thread;
 use std::time::Duration;
 
-use super::glob::GlobSink;
+use super::glob::{self, GlobSink};
 use super::paths::Workdir;
 use super::places::{self, Leaf, parent_bytes, parent_of};
 use super::report::{Hint, Items, Report};
@@ -131,12 +131,9 @@ fn paths(spec: &Spec<'_>, workdir: &Workdir) -> Option<Found> {
         End::Overflow => false,
         _ => return None,
     };
-    let mut pieces: Vec<&[u8]> = sink.bytes.split(|&b| b == 0).collect();
-    // The last piece ends without a NUL: empty, or a path the cap cut.
-    pieces.pop();
-    let paths: Vec<String> = pieces
-        .into_iter()
-        .filter(|p| !p.is_empty() && !workdir.in_vcs_dir(p))
+    let paths: Vec<String> = glob::whole_paths(&sink.bytes)
+        .split(|&b| b == 0)
+        .filter(|p| glob::shows(p, workdir))
         .map(|p| String::from_utf8_lossy(&workdir.display(p)).into_owned())
         .collect();
     (!paths.is_empty()).then_some((paths, complete))

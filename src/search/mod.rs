@@ -236,8 +236,7 @@ fn run_glob(request: &Request, settings: &Settings, spec: &Spec<'_>, workdir: &W
             if is_timeout(&e) && listed {
                 // The last path may be cut off where rg was killed.
                 let mut listing = sink.bytes;
-                let end = memchr::memrchr(0, &listing).map_or(0, |i| i + 1);
-                listing.truncate(end);
+                listing.truncate(glob::whole_paths(&listing).len());
                 partial = partial_glob(listing, workdir, spec, settings);
             }
             Err(e)
