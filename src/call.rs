@@ -2,8 +2,6 @@
 //! spill → the rendered response. argv, `call` and MCP all come through
 //! [`call`], so no rule exists twice.
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 
 use crate::arguments::Arguments;
@@ -20,13 +18,10 @@ use crate::tool::Tool;
 /// What a call printed and how it ended.
 #[derive(Debug)]
 pub struct Response {
-    /// The text form, without its final newline.
-    pub text: String,
-    /// The JSON envelope (its `text` field equals [`Response::text`]).
+    /// The JSON envelope. Its `text` field is the text form (see
+    /// [`Response::text`]), so the two cannot differ.
     pub envelope: Value,
     pub exit: Exit,
-    /// The class of failure, when the call failed (an argument or search error).
-    pub failure: Option<ErrorCode>,
     /// The `--explain` account, when asked for and a search ran.
     pub explain: Option<String>,
 }
@@ -35,18 +30,39 @@ impl Response {
     /// What stdout gets in `format`, final newline included.
     pub fn stdout(&self, format: Format) -> String {
         match format {
-            Format::Text => format!("{}\n", self.text),
+            Format::Text => format!("{}\n", self.text()),
             Format::Json => format!("{}\n", self.envelope),
+        }
+    }
+
+    /// The text form, without its final newline.
+    pub fn text(&self) -> &str {
+        self.envelope
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    /// The class of failure, when the call failed (an argument or search error).
+    pub fn failed(&self) -> Option<ErrorCode> {
+        match self.exit {
+            Exit::Failed(code) => Some(code),
+            Exit::Success | Exit::Empty => None,
         }
     }
 
     fn failure(tool: Option<Tool>, e: &Error) -> Self {
         Self {
-            text: render::text::error(e),
             envelope: render::json::error(tool, e),
             exit: Exit::Failed(e.code()),
-            failure: Some(e.code()),
             explain: None,
+        }
+    }
+
+    /// Add `tail` to the end of the text form.
+    fn append_text(&mut self, tail: &str) {
+        if let Some(Value::String(text)) = self.envelope.get_mut("text") {
+            text.push_str(tail);
         }
     }
 }
@@ -67,11 +83,14 @@ impl Response {
     /// SPEC §4a: a timeout keeps what rg found before it, after the error
     /// line in text, as `partial` beside the error in JSON.
     fn add_partial(&mut self, partial: &Report) {
-        self.text.push_str("\n\n");
-        self.text.push_str(&render::text::report(partial));
+        let partial = render::json::report(partial);
+        let page = partial
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        self.append_text(&format!("\n\n{page}"));
         if let Value::Object(envelope) = &mut self.envelope {
-            envelope.insert("text".to_owned(), Value::String(self.text.clone()));
-            envelope.insert("partial".to_owned(), render::json::report(partial));
+            envelope.insert("partial".to_owned(), partial);
         }
     }
 
@@ -86,13 +105,11 @@ impl Response {
         } else {
             "arguments"
         };
-        let _ = write!(
-            self.text,
+        self.append_text(&format!(
             "\n\n(ignored unknown {noun}: {})",
             ignored.join(", ")
-        );
+        ));
         if let Value::Object(envelope) = &mut self.envelope {
-            envelope.insert("text".to_owned(), Value::String(self.text.clone()));
             let warnings = envelope
                 .entry("warnings")
                 .or_insert_with(|| Value::Array(Vec::new()));
@@ -114,14 +131,12 @@ fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &
             report.spill = save(report, settings, None);
         }
     }
-    // What a timed-out search found is saved as such (SPEC §4a): its file
-    // must not read as the whole tree when it is opened later.
+    // What a timed-out search found (the only kind of partial page) is
+    // saved as such (SPEC §4a): its file must not read as the whole tree
+    // when it is opened later.
     if let (Some(report), Err(e)) = (&mut outcome.partial, &outcome.result) {
-        if report.truncated() {
-            let why = match e.kind {
-                Kind::TimedOut { ms, .. } => format!("{tool} timed out after {ms}ms"),
-                _ => format!("{tool} stopped"),
-            };
+        if let (true, Kind::TimedOut { ms, .. }) = (report.truncated(), &e.kind) {
+            let why = format!("{tool} timed out after {ms}ms");
             report.spill = save(report, settings, Some(&why));
         }
     }
@@ -150,10 +165,8 @@ fn search_and_render(tool: Tool, request: &Request, settings: &Settings, stop: &
             response
         }
         Ok(report) => Response {
-            text: render::text::report(&report),
             envelope: render::json::report(&report),
             exit,
-            failure: None,
             explain: None,
         },
     };

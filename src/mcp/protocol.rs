@@ -186,12 +186,13 @@ impl<'a> Server<'a> {
         if let Some(explain) = &response.explain {
             diag::write(explain);
         }
-        let mut result = json!({"content": [{"type": "text", "text": response.text}]});
+        let mut result = json!({"content": [{"type": "text", "text": response.text()}]});
+        let failed = response.failed();
         if self.settings.mcp_structured {
             result["structuredContent"] = response.envelope;
         }
-        result["isError"] = json!(response.failure.is_some());
-        if let Some(code) = response.failure {
+        result["isError"] = json!(failed.is_some());
+        if let Some(code) = failed {
             result["_meta"] = json!({ META_ERROR: {"name": code.name(), "code": code.as_str()} });
         }
         Ok(result)

@@ -5,7 +5,6 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::error::Error;
 use crate::search::report::{FileMatches, Hint, Items, LineMatch, Partial, Report, Spill};
 use crate::tool::Tool;
 
@@ -56,11 +55,6 @@ pub fn report(r: &Report) -> String {
         let _ = write!(out, "\n\n({})", partial(p));
     }
     out
-}
-
-/// The text of a failed call.
-pub fn error(e: &Error) -> String {
-    error_message(&e.to_string())
 }
 
 /// The text of a failure whose message is already a string.
