@@ -5,7 +5,9 @@
 //! not panic, and must not change stdout or the exit code (SPEC §6
 //! "Output"): `eprint!` would panic, so nothing in dsh-search uses it.
 
-use std::io::Write;
+use std::io::{self, Write};
+
+use crate::error::{ErrorCode, Exit};
 
 /// Write `text` to stderr as is; any error is dropped.
 pub fn write(text: &str) {
@@ -16,4 +18,20 @@ pub fn write(text: &str) {
 /// Write `line` and a newline to stderr; any error is dropped.
 pub fn note(line: &str) {
     write(&format!("{line}\n"));
+}
+
+/// How a call that meant to end with `exit` ends after writing its result
+/// to stdout failed with `error`, if it did (SPEC §6 "Output"): a reader
+/// that went away (EPIPE, `| head`) ends it quietly with `exit`; any other
+/// failure (`>/dev/full`, EIO) is exit 4 with a note from `who` on
+/// stderr, never a success with the result lost.
+pub fn after_stdout(who: &str, error: Option<&io::Error>, exit: Exit) -> Exit {
+    match error {
+        None => exit,
+        Some(e) if e.kind() == io::ErrorKind::BrokenPipe => exit,
+        Some(e) => {
+            note(&format!("{who}: cannot write to stdout: {e}"));
+            Exit::Failed(ErrorCode::SearchFailed)
+        }
+    }
 }

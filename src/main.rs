@@ -37,7 +37,9 @@ fn run() -> Exit {
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = match cli::parse(&args) {
         Ok(cli) => cli,
-        Err(Rejected::Answered(printed)) => return written(printed, Exit::Success),
+        Err(Rejected::Answered(printed)) => {
+            return diag::after_stdout("dsh-search", printed.err().as_ref(), Exit::Success);
+        }
         Err(Rejected::Usage(message)) => return usage_error(&message, &args),
     };
     let stop = Arc::new(Stop::new());
@@ -105,20 +107,5 @@ fn usage_error(message: &str, args: &[OsString]) -> Exit {
 fn print(text: &str, exit: Exit) -> Exit {
     let mut out = io::stdout().lock();
     let printed = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-    written(printed, exit)
-}
-
-/// SPEC §6 "Output": a reader that went away (EPIPE, `| head`) ends the
-/// call quietly with its own status; any other failure to write the result
-/// (`>/dev/full`, EIO) is exit 4 with a message on stderr, never a success
-/// with the result lost.
-fn written(printed: io::Result<()>, exit: Exit) -> Exit {
-    match printed {
-        Ok(()) => exit,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit,
-        Err(e) => {
-            diag::note(&format!("dsh-search: cannot write to stdout: {e}"));
-            Exit::Failed(ErrorCode::SearchFailed)
-        }
-    }
+    diag::after_stdout("dsh-search", printed.err().as_ref(), exit)
 }

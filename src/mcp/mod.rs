@@ -152,11 +152,7 @@ impl Shared {
     fn output_failure(&self) -> Option<Exit> {
         let out = lock(&self.out);
         let e = out.failed.as_ref()?;
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            return Some(Exit::Success);
-        }
-        diag::note(&format!("dsh-search mcp: cannot write to stdout: {e}"));
-        Some(Exit::Failed(ErrorCode::SearchFailed))
+        Some(diag::after_stdout("dsh-search mcp", Some(e), Exit::Success))
     }
 
     /// The client cancelled `id`.
