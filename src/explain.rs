@@ -52,11 +52,10 @@ pub fn render(f: &Facts<'_>) -> String {
                     raw.stdout_bytes, s.limits.raw_output_max_bytes
                 ),
             );
-            let stderr = raw.stderr.clone();
-            let stderr = if stderr.is_empty() {
+            let stderr = if raw.stderr.is_empty() {
                 "(empty)".to_owned()
             } else {
-                stderr.replace('\n', "\n            ")
+                raw.stderr.replace('\n', "\n            ")
             };
             line("stderr:", &stderr);
             line(

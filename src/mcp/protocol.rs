@@ -173,13 +173,14 @@ impl<'a> Server<'a> {
                 format!("Unknown tool: {name}; this server offers glob and grep"),
             ));
         };
+        let none = json!({});
         let arguments = match params.get("arguments") {
-            None | Some(Value::Null) => json!({}),
-            Some(arguments) => arguments.clone(),
+            None | Some(Value::Null) => &none,
+            Some(arguments) => arguments,
         };
         let response = call::run(
             tool,
-            arguments::arguments(tool, &arguments),
+            arguments::arguments(tool, arguments),
             self.settings,
             self.stop,
         );
