@@ -56,7 +56,7 @@ use crate::stop::{Budget, Halt};
 
 /// The longest the loop sleeps between looks at the stop channel, the
 /// deadline and sh's exit. Pipe events wake it at once.
-pub const TICK: Duration = Duration::from_millis(20);
+const TICK: Duration = Duration::from_millis(20);
 /// After sh has exited with a pipe still open: how long to wait for more
 /// bytes before deciding that only a stray process holds it.
 const DRAIN_QUIET: Duration = Duration::from_millis(10);
@@ -359,62 +359,55 @@ impl Pipes {
 
     /// Read what stdout has, up to `READS_PER_WAKE` reads, passing it to `feed`.
     fn read_stdout(&mut self, cap: u64, feed: &mut impl FnMut(&[u8])) -> Read {
-        let Some(fd) = &self.stdout else {
-            return Read::Idle;
-        };
         for _ in 0..READS_PER_WAKE {
-            match rustix::io::read(fd, &mut self.buf[..]) {
-                Ok(0) => {
-                    self.stdout = None;
-                    return Read::Idle;
-                }
-                Ok(n) => {
-                    self.reads += 1;
-                    self.stdout_bytes += n as u64;
-                    if self.stdout_bytes > cap {
-                        // The sink sees exactly the first `cap` bytes,
-                        // however the reads fell (a probe's count stays
-                        // the same from run to run).
-                        let over = usize::try_from(self.stdout_bytes - cap).unwrap_or(n);
-                        feed(&self.buf[..n.saturating_sub(over)]);
-                        return Read::Overflow;
-                    }
-                    feed(&self.buf[..n]);
-                    // Linux tuning: once the output is large, let it pile up
-                    // in the grown pipe instead of waking for every write rg
-                    // makes. rg never blocks on a pipe with room left. Not
-                    // done with a small pipe, where rg would block instead.
-                    if self.grown && self.reads > 16 && n < READ_CHUNK / 4 {
-                        thread::sleep(Duration::from_micros(500));
-                    }
-                }
-                Err(Errno::INTR) => {}
-                Err(Errno::AGAIN) => return Read::Idle,
-                Err(_) => {
-                    self.stdout = None;
-                    return Read::Idle;
-                }
+            let Some(n) = read_some(&mut self.stdout, &mut self.buf[..]) else {
+                return Read::Idle;
+            };
+            self.reads += 1;
+            self.stdout_bytes += n as u64;
+            if self.stdout_bytes > cap {
+                // The sink sees exactly the first `cap` bytes, however the
+                // reads fell (a probe's count stays the same from run to run).
+                let over = usize::try_from(self.stdout_bytes - cap).unwrap_or(n);
+                feed(&self.buf[..n.saturating_sub(over)]);
+                return Read::Overflow;
+            }
+            feed(&self.buf[..n]);
+            // Linux tuning: once the output is large, let it pile up in the
+            // grown pipe instead of waking for every write rg makes. rg
+            // never blocks on a pipe with room left. Not done with a small
+            // pipe, where rg would block instead.
+            if self.grown && self.reads > 16 && n < READ_CHUNK / 4 {
+                thread::sleep(Duration::from_micros(500));
             }
         }
         Read::Idle
     }
 
     fn read_stderr(&mut self) {
-        let Some(fd) = &self.stderr_fd else { return };
         let mut buf = [0u8; 8 * 1024];
         for _ in 0..READS_PER_WAKE {
-            match rustix::io::read(fd, &mut buf) {
-                Ok(0) => {
-                    self.stderr_fd = None;
-                    return;
-                }
-                Ok(n) => self.stderr.push(&buf[..n]),
-                Err(Errno::INTR) => {}
-                Err(Errno::AGAIN) => return,
-                Err(_) => {
-                    self.stderr_fd = None;
-                    return;
-                }
+            let Some(n) = read_some(&mut self.stderr_fd, &mut buf) else {
+                return;
+            };
+            self.stderr.push(&buf[..n]);
+        }
+    }
+}
+
+/// One read from the pipe in `slot`: `Some(n)` bytes, or `None` when it has
+/// nothing now (EAGAIN) or is done (end of file, or an error: the slot is
+/// emptied, and the pipe closed).
+fn read_some(slot: &mut Option<OwnedFd>, buf: &mut [u8]) -> Option<usize> {
+    let fd = slot.as_ref()?;
+    loop {
+        match rustix::io::read(fd, &mut *buf) {
+            Ok(n) if n > 0 => return Some(n),
+            Err(Errno::INTR) => {}
+            Err(Errno::AGAIN) => return None,
+            Ok(_) | Err(_) => {
+                *slot = None;
+                return None;
             }
         }
     }
