@@ -1,10 +1,11 @@
-//! The command line, as clap derive types. Doc comments here ARE the
-//! `--help` text and the man pages. No behaviour: [`Command::action`] and
-//! [`GlobalArgs::settings`] hand plain values to the rest of the crate, and
-//! nothing else (but the generator) sees clap.
+//! The command line, as clap types. Doc comments here ARE the `--help`
+//! text and the man pages. No behaviour: [`Command::action`] and
+//! [`GlobalArgs::options`] hand plain values to the rest of the crate (the
+//! argument rules are `request`'s, the lookups `settings`'), and nothing
+//! else (but the generator) sees clap.
 
 use std::ffi::OsString;
-use std::num::{NonZeroU64, NonZeroUsize};
+use std::num::NonZeroU64;
 use std::path::PathBuf;
 
 use clap::error::ErrorKind;
@@ -12,11 +13,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use clap::builder::PossibleValue;
 
-use crate::error::{ArgumentError, exit_status_help};
-use crate::request::Request;
-use crate::settings::{
-    self, DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Settings,
-};
+use crate::error::exit_status_help;
+use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Options};
 use crate::spill::DEFAULT_HINT;
 use crate::tool::{self, Tool, Values};
 
@@ -119,65 +117,8 @@ pub struct GlobalArgs {
     )]
     pub cwd: Option<PathBuf>,
 
-    /// Paths one glob shows inline
-    #[arg(
-        long,
-        env = "DSH_SEARCH_GLOB_MAX_RESULTS",
-        value_name = "N",
-        default_value_t = nonzero_usize(DEFAULT_LIMITS.glob_max_results),
-        allow_negative_numbers = true,
-        value_parser = at_least_one_usize,
-        global = true
-    )]
-    pub glob_max_results: NonZeroUsize,
-
-    /// Matched lines one grep shows inline
-    #[arg(
-        long,
-        env = "DSH_SEARCH_GREP_MAX_MATCHES",
-        value_name = "N",
-        default_value_t = nonzero_usize(DEFAULT_LIMITS.grep_max_matches),
-        allow_negative_numbers = true,
-        value_parser = at_least_one_usize,
-        global = true
-    )]
-    pub grep_max_matches: NonZeroUsize,
-
-    /// Bytes of one line preview; longer lines are cut and marked "(line truncated)"
-    #[arg(
-        long,
-        env = "DSH_SEARCH_GREP_MAX_LINE_BYTES",
-        value_name = "N",
-        default_value_t = nonzero_usize(DEFAULT_LIMITS.grep_max_line_bytes),
-        allow_negative_numbers = true,
-        value_parser = at_least_one_usize,
-        global = true
-    )]
-    pub grep_max_line_bytes: NonZeroUsize,
-
-    /// Bytes of raw rg output one search may parse; more fails with exit 5
-    #[arg(
-        long,
-        env = "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
-        value_name = "N",
-        default_value_t = nonzero_u64(DEFAULT_LIMITS.raw_output_max_bytes),
-        allow_negative_numbers = true,
-        value_parser = at_least_one_u64,
-        global = true
-    )]
-    pub raw_output_max_bytes: NonZeroU64,
-
-    /// Milliseconds one search may take; longer fails with exit 6
-    #[arg(
-        long,
-        env = "DSH_SEARCH_TIMEOUT_MS",
-        value_name = "N",
-        default_value_t = nonzero_u64(DEFAULT_TIMEOUT_MS),
-        allow_negative_numbers = true,
-        value_parser = at_least_one_u64,
-        global = true
-    )]
-    pub timeout_ms: NonZeroU64,
+    #[command(flatten)]
+    pub numbers: Numbers,
 
     /// The ripgrep executable (a name looked up on PATH, or a path)
     #[arg(
@@ -371,27 +312,22 @@ pub enum Command {
 }
 
 impl GlobalArgs {
-    pub fn settings(&self) -> Settings {
-        Settings {
-            workdir: settings::absolute(self.cwd.as_deref()),
-            rg: settings::Rg::resolve(
-                &self.rg,
-                std::env::current_dir().ok().as_deref(),
-                std::env::var_os("PATH").as_deref(),
-            ),
+    /// The options as given, for `settings` to resolve.
+    pub fn options(&self) -> Options {
+        let n = &self.numbers;
+        Options {
+            cwd: self.cwd.clone(),
             limits: Limits {
-                glob_max_results: self.glob_max_results.get(),
-                grep_max_matches: self.grep_max_matches.get(),
-                grep_max_line_bytes: self.grep_max_line_bytes.get(),
-                raw_output_max_bytes: self.raw_output_max_bytes.get(),
+                glob_max_results: count(n.glob_max_results),
+                grep_max_matches: count(n.grep_max_matches),
+                grep_max_line_bytes: count(n.grep_max_line_bytes),
+                raw_output_max_bytes: n.raw_output_max_bytes,
             },
-            timeout_ms: self.timeout_ms.get(),
+            timeout_ms: n.timeout_ms,
+            rg: self.rg.clone(),
             glob_sort: self.glob_sort,
             format: self.format,
-            spill_dir: self
-                .spill_dir
-                .as_deref()
-                .map(|d| settings::absolute(Some(d))),
+            spill_dir: self.spill_dir.clone(),
             spill_hint: self.spill_hint.clone(),
             explain: self.explain,
             mcp_structured: self.mcp_structured,
@@ -399,23 +335,112 @@ impl GlobalArgs {
     }
 }
 
-/// A default that is not zero, checked when the crate is compiled.
-const fn nonzero_u64(n: u64) -> NonZeroU64 {
-    match NonZeroU64::new(n) {
-        Some(n) => n,
-        None => panic!("a default cap of 0"),
+/// A count option as a `usize` (saturating where a `usize` is narrower).
+fn count(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// The number options of SPEC §1, each a whole number of at least 1.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Numbers {
+    pub glob_max_results: u64,
+    pub grep_max_matches: u64,
+    pub grep_max_line_bytes: u64,
+    pub raw_output_max_bytes: u64,
+    pub timeout_ms: u64,
+}
+
+/// One number option: its flag (also its clap id), its variable, its
+/// `--help` text, its default (from `settings`), and where it goes.
+struct NumberOption {
+    long: &'static str,
+    env: &'static str,
+    help: &'static str,
+    default: u64,
+    field: fn(&mut Numbers) -> &mut u64,
+}
+
+/// The one table of number options, in `--help` order.
+const NUMBER_OPTIONS: [NumberOption; 5] = [
+    NumberOption {
+        long: "glob-max-results",
+        env: "DSH_SEARCH_GLOB_MAX_RESULTS",
+        help: "Paths one glob shows inline",
+        default: DEFAULT_LIMITS.glob_max_results as u64,
+        field: |n| &mut n.glob_max_results,
+    },
+    NumberOption {
+        long: "grep-max-matches",
+        env: "DSH_SEARCH_GREP_MAX_MATCHES",
+        help: "Matched lines one grep shows inline",
+        default: DEFAULT_LIMITS.grep_max_matches as u64,
+        field: |n| &mut n.grep_max_matches,
+    },
+    NumberOption {
+        long: "grep-max-line-bytes",
+        env: "DSH_SEARCH_GREP_MAX_LINE_BYTES",
+        help: "Bytes of one line preview; longer lines are cut and marked \"(line truncated)\"",
+        default: DEFAULT_LIMITS.grep_max_line_bytes as u64,
+        field: |n| &mut n.grep_max_line_bytes,
+    },
+    NumberOption {
+        long: "raw-output-max-bytes",
+        env: "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
+        help: "Bytes of raw rg output one search may parse; more fails with exit 5",
+        default: DEFAULT_LIMITS.raw_output_max_bytes,
+        field: |n| &mut n.raw_output_max_bytes,
+    },
+    NumberOption {
+        long: "timeout-ms",
+        env: "DSH_SEARCH_TIMEOUT_MS",
+        help: "Milliseconds one search may take; longer fails with exit 6",
+        default: DEFAULT_TIMEOUT_MS,
+        field: |n| &mut n.timeout_ms,
+    },
+];
+
+impl clap::FromArgMatches for Numbers {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut numbers = Self::default();
+        for option in &NUMBER_OPTIONS {
+            *(option.field)(&mut numbers) = matches
+                .get_one::<NonZeroU64>(option.long)
+                .map_or(option.default, |n| n.get());
+        }
+        Ok(numbers)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
     }
 }
 
-const fn nonzero_usize(n: usize) -> NonZeroUsize {
-    match NonZeroUsize::new(n) {
-        Some(n) => n,
-        None => panic!("a default cap of 0"),
+impl Args for Numbers {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        NUMBER_OPTIONS.iter().fold(cmd, |cmd, option| {
+            cmd.arg(
+                clap::Arg::new(option.long)
+                    .long(option.long)
+                    .env(option.env)
+                    .value_name("N")
+                    .help(option.help)
+                    .default_value(option.default.to_string())
+                    .allow_negative_numbers(true)
+                    .value_parser(at_least_one)
+                    .action(clap::ArgAction::Set)
+                    .global(true),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
     }
 }
 
 /// A number option: a whole number of at least 1 (SPEC §1), said so.
-fn at_least_one_u64(value: &str) -> Result<NonZeroU64, String> {
+fn at_least_one(value: &str) -> Result<NonZeroU64, String> {
     let n: u64 = value.parse().map_err(|e: std::num::ParseIntError| {
         if matches!(e.kind(), std::num::IntErrorKind::PosOverflow) {
             format!("must be at most {}", u64::MAX)
@@ -424,14 +449,6 @@ fn at_least_one_u64(value: &str) -> Result<NonZeroU64, String> {
         }
     })?;
     NonZeroU64::new(n).ok_or_else(|| "must be at least 1".to_owned())
-}
-
-fn at_least_one_usize(value: &str) -> Result<NonZeroUsize, String> {
-    let n = at_least_one_u64(value)?;
-    usize::try_from(n.get())
-        .ok()
-        .and_then(NonZeroUsize::new)
-        .ok_or_else(|| format!("must be at most {}", usize::MAX))
 }
 
 /// A text value that must be UTF-8 (it becomes part of the `sh -c`
@@ -479,8 +496,8 @@ pub fn command() -> clap::Command {
 
 /// Where a tool call's arguments come from.
 pub enum Input {
-    /// Already validated from argv.
-    Argv(Result<Request, ArgumentError>),
+    /// The values on the command line, by argument name.
+    Argv(Values),
     /// A JSON object on the command line, or `None` for stdin.
     Json(Option<String>),
 }
@@ -488,14 +505,8 @@ pub enum Input {
 impl Command {
     pub fn action(self) -> Action {
         match self {
-            Self::Glob(args) => Action::Tool(
-                Tool::Glob,
-                Input::Argv(Request::new(Tool::Glob, args.values)),
-            ),
-            Self::Grep(args) => Action::Tool(
-                Tool::Grep,
-                Input::Argv(Request::new(Tool::Grep, args.values)),
-            ),
+            Self::Glob(args) => Action::Tool(Tool::Glob, Input::Argv(args.values)),
+            Self::Grep(args) => Action::Tool(Tool::Grep, Input::Argv(args.values)),
             Self::Call { tool, args } => Action::Tool(tool, Input::Json(args.filter(|a| a != "-"))),
             Self::Schema => Action::Schema,
             Self::Mcp => Action::Mcp,
@@ -551,9 +562,9 @@ fn options_part(args: &[OsString]) -> impl Iterator<Item = &OsString> {
 
 /// The settings every option's default gives, for unit tests.
 #[cfg(test)]
-pub fn test_settings() -> Settings {
+pub fn test_settings() -> crate::settings::Settings {
     match Cli::try_parse_from(["dsh-search", "schema"]) {
-        Ok(cli) => cli.global.settings(),
+        Ok(cli) => crate::settings::Settings::resolve(cli.global.options()),
         Err(e) => panic!("{e}"),
     }
 }
@@ -582,7 +593,7 @@ mod tests {
             "-dir",
         ])
         .unwrap();
-        assert_eq!(cli.global.grep_max_matches.get(), 7);
+        assert_eq!(cli.global.numbers.grep_max_matches, 7);
         let Command::Grep(mut args) = cli.command else {
             panic!("grep")
         };
@@ -625,10 +636,87 @@ mod tests {
         );
     }
 
+    /// One number option: its flag sets exactly its own field, its default
+    /// is the settings' default, its variable is the one SPEC §1 names,
+    /// and 0 is refused naming the flag.
+    fn number_option(long: &str, env: &str, default: u64, field: fn(&Numbers) -> u64) {
+        let numbers = |args: &[&str]| {
+            let mut argv = vec!["dsh-search"];
+            argv.extend(args);
+            argv.push("schema");
+            Cli::try_parse_from(argv).map(|cli| cli.global.numbers)
+        };
+        let defaults = numbers(&[]).unwrap();
+        assert_eq!(field(&defaults), default, "--{long} default");
+        let set = numbers(&[&format!("--{long}"), "7"]).unwrap();
+        assert_eq!(field(&set), 7, "--{long} sets its field");
+        let others = |n: &Numbers| {
+            let mut n = *n;
+            NUMBER_OPTIONS
+                .iter()
+                .filter(|o| o.long == long)
+                .for_each(|o| *(o.field)(&mut n) = 0);
+            n
+        };
+        assert_eq!(
+            others(&set),
+            others(&defaults),
+            "--{long} sets only its field"
+        );
+        let cmd = Cli::command();
+        let arg = cmd
+            .get_arguments()
+            .find(|a| a.get_long() == Some(long))
+            .unwrap();
+        assert_eq!(arg.get_env().and_then(|e| e.to_str()), Some(env));
+        let err = numbers(&[&format!("--{long}"), "0"]).unwrap_err();
+        assert!(err.to_string().contains(&format!("--{long}")), "{err}");
+    }
+
     #[test]
-    fn zero_is_a_usage_error_naming_the_option() {
-        let err =
-            Cli::try_parse_from(["dsh-search", "--timeout-ms", "0", "glob", "*"]).unwrap_err();
-        assert!(err.to_string().contains("--timeout-ms"), "{err}");
+    fn glob_max_results() {
+        number_option(
+            "glob-max-results",
+            "DSH_SEARCH_GLOB_MAX_RESULTS",
+            100,
+            |n| n.glob_max_results,
+        );
+    }
+
+    #[test]
+    fn grep_max_matches() {
+        number_option(
+            "grep-max-matches",
+            "DSH_SEARCH_GREP_MAX_MATCHES",
+            250,
+            |n| n.grep_max_matches,
+        );
+    }
+
+    #[test]
+    fn grep_max_line_bytes() {
+        number_option(
+            "grep-max-line-bytes",
+            "DSH_SEARCH_GREP_MAX_LINE_BYTES",
+            2000,
+            |n| n.grep_max_line_bytes,
+        );
+    }
+
+    #[test]
+    fn raw_output_max_bytes() {
+        number_option(
+            "raw-output-max-bytes",
+            "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
+            20_000_000,
+            |n| n.raw_output_max_bytes,
+        );
+    }
+
+    #[test]
+    fn timeout_ms() {
+        number_option("timeout-ms", "DSH_SEARCH_TIMEOUT_MS", 30_000, |n| {
+            n.timeout_ms
+        });
     }
 }

@@ -7,6 +7,7 @@ use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
 use crate::settings::RgMissing;
+use crate::stop::{self, Halt};
 use crate::tool::Tool;
 
 /// How the process ends (SPEC §6). The numbers live here and nowhere else.
@@ -131,6 +132,9 @@ impl ErrorCode {
 /// Every way one tool call can fail.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The command line itself was rejected (clap's words).
+    #[error("{0}")]
+    Usage(String),
     #[error(transparent)]
     Argument(#[from] ArgumentError),
     #[error(transparent)]
@@ -140,8 +144,16 @@ pub enum Error {
 impl Error {
     pub fn code(&self) -> ErrorCode {
         match self {
-            Self::Argument(_) => ErrorCode::InvalidArgument,
+            Self::Usage(_) | Self::Argument(_) => ErrorCode::InvalidArgument,
             Self::Search(e) => e.code(),
+        }
+    }
+
+    /// The argument at fault, when one is.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Self::Argument(e) => Some(e.field),
+            Self::Usage(_) | Self::Search(_) => None,
         }
     }
 }
@@ -165,26 +177,41 @@ impl ArgumentError {
 }
 
 /// A search that could not produce a trustworthy result: which tool, and
-/// why. Every message starts with the tool's name.
+/// why. Complete when made: nothing fills in a field later. Every message
+/// starts with the tool's name and says what to do.
 #[derive(Debug)]
 pub struct SearchError {
-    pub tool: Tool,
-    pub kind: Kind,
+    tool: Tool,
+    reason: Reason,
 }
 
 impl SearchError {
-    pub fn new(tool: Tool, kind: Kind) -> Self {
-        Self { tool, kind }
+    pub fn new(tool: Tool, reason: Reason) -> Self {
+        Self { tool, reason }
+    }
+
+    /// The error of a search that `halt` stopped; a timed-out one says
+    /// what its page shows (SPEC §4a).
+    pub fn halted(tool: Tool, halt: Halt, timeout_ms: u64, page: TimeoutPage) -> Self {
+        let reason = match halt {
+            Halt::TimedOut => Reason::TimedOut {
+                ms: timeout_ms,
+                page,
+            },
+            Halt::Signal(signal) => Reason::Interrupted {
+                signal: stop::signal_name(signal),
+            },
+            Halt::Cancelled => Reason::Cancelled,
+        };
+        Self { tool, reason }
+    }
+
+    pub fn reason(&self) -> &Reason {
+        &self.reason
     }
 
     pub fn code(&self) -> ErrorCode {
-        self.kind.code()
-    }
-}
-
-impl fmt::Display for SearchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.tool, self.kind)
+        self.reason.code()
     }
 }
 
@@ -192,104 +219,80 @@ impl std::error::Error for SearchError {}
 
 /// Why a search failed. `stderr` fields hold rg's standard error already
 /// trimmed and bounded by the runner, so messages stay a few KiB at most.
-#[derive(Debug, thiserror::Error)]
-pub enum Kind {
-    #[error(
-        "{} rejected by ripgrep (exit {status}): {stderr}\n{}",
-        rejection.what(),
-        rejection.advice()
-    )]
+#[derive(Debug)]
+pub enum Reason {
     PatternRejected {
         rejection: Rejection,
         status: i32,
         stderr: String,
     },
-    #[error(
-        "could not run ripgrep `{rg}` (exit 127: {stderr}). {}",
-        not_run_advice(stderr)
-    )]
-    RgNotFound { rg: String, stderr: String },
-    #[error("{}", rg_missing(given, problem))]
-    RgMissing { given: String, problem: RgMissing },
-    #[error(
-        "could not execute ripgrep `{rg}` (exit 126: {stderr}). {}",
-        not_run_advice(stderr)
-    )]
-    RgNotExecutable { rg: String, stderr: String },
-    #[error(
-        "cannot run: the workdir {} {problem}. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.",
-        workdir.display()
-    )]
-    Workdir { workdir: PathBuf, problem: String },
-    #[error(
-        "cannot run: its command line ({bytes} bytes) is too long for the operating system. Use a shorter pattern, path, or include."
-    )]
-    CommandTooLong { bytes: usize },
-    #[error(
-        "could not search the given path (ripgrep exit {status}: {stderr}). Check that the path exists relative to the workdir, or omit it to search the whole workdir."
-    )]
-    Target { status: i32, stderr: String },
-    #[error(
-        "could not start /bin/sh in the workdir {}: {reason}",
-        workdir.display()
-    )]
-    SpawnFailed { workdir: PathBuf, reason: String },
-    #[error(
-        "failed: ripgrep was killed by signal {signal}{}",
-        stderr_suffix(stderr)
-    )]
-    RgKilled { signal: i32, stderr: String },
-    #[error("failed: ripgrep exited with status {status}{}", stderr_suffix(stderr))]
-    RgFailed { status: i32, stderr: String },
-    #[error(
-        "failed: ripgrep's output could not be parsed ({detail}). Check that --rg names ripgrep 13 or newer."
-    )]
-    MalformedOutput { detail: String },
-    #[error(
-        "output is over the {cap}-byte cap on raw ripgrep output{}; {}{}, or raise --raw-output-max-bytes.",
-        heavy_share(heavy),
-        narrow,
-        match heavy.len() { 0 => "", 1 => " (leave that file out)", _ => " (leave those files out)" }
-    )]
+    RgNotFound {
+        rg: String,
+        stderr: String,
+    },
+    RgMissing {
+        given: String,
+        problem: RgMissing,
+    },
+    RgNotExecutable {
+        rg: String,
+        stderr: String,
+    },
+    Workdir {
+        workdir: PathBuf,
+        problem: String,
+    },
+    CommandTooLong {
+        bytes: usize,
+    },
+    Target {
+        status: i32,
+        stderr: String,
+    },
+    SpawnFailed {
+        workdir: PathBuf,
+        reason: String,
+    },
+    RgKilled {
+        signal: i32,
+        stderr: String,
+    },
+    RgFailed {
+        status: i32,
+        stderr: String,
+    },
+    MalformedOutput {
+        detail: String,
+    },
     RawOutputOverflow {
         cap: u64,
         /// The files that produced most of the output, with their share in
         /// percent, largest first (grep; empty when no file stands out).
         heavy: Vec<(String, u8)>,
-        /// How to narrow this tool's search (`Tool::narrow_advice`).
-        narrow: &'static str,
     },
-    #[error(
-        "timed out after {ms}ms; {}{narrow} and retry, or raise --timeout-ms.",
-        match found {
-            Found::Nothing => "",
-            Found::Results => "showing what was found in that time (incomplete); ",
-            Found::ResultsInPathOrder => "showing what was found in that time (incomplete, in path order); ",
-        }
-    )]
     TimedOut {
         ms: u64,
-        narrow: &'static str,
-        found: Found,
+        page: TimeoutPage,
     },
-    #[error("was interrupted by {signal}; the search was stopped.")]
-    Interrupted { signal: &'static str },
-    #[error("was cancelled by the client; the search was stopped.")]
+    Interrupted {
+        signal: &'static str,
+    },
     Cancelled,
 }
 
-/// What a timed-out search had found when it stopped (SPEC §4a).
+/// What a timed-out search shows after its error line (SPEC §4a).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
+pub enum TimeoutPage {
+    /// rg had printed nothing usable.
     Nothing,
     /// The results follow, ordered as usual and marked incomplete.
-    Results,
+    Ordered,
     /// A glob's paths follow in path order, marked incomplete: the deadline
     /// left no time to stat them for `--glob-sort newest|oldest`.
-    ResultsInPathOrder,
+    InPathOrder,
 }
 
-impl Kind {
+impl Reason {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::PatternRejected { .. } => ErrorCode::SearchInvalidPattern,
@@ -306,6 +309,99 @@ impl Kind {
             Self::RawOutputOverflow { .. } => ErrorCode::SearchRawOutputOverflow,
             Self::TimedOut { .. } | Self::Interrupted { .. } | Self::Cancelled => {
                 ErrorCode::SearchAborted
+            }
+        }
+    }
+}
+
+/// Every search failure's message, in one place: `<tool> <what happened>.
+/// <what to do>`.
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tool = self.tool;
+        write!(f, "{tool} ")?;
+        match &self.reason {
+            Reason::PatternRejected {
+                rejection,
+                status,
+                stderr,
+            } => write!(
+                f,
+                "{} rejected by ripgrep (exit {status}): {stderr}\n{}",
+                rejection.what(),
+                rejection.advice()
+            ),
+            Reason::RgNotFound { rg, stderr } => write!(
+                f,
+                "could not run ripgrep `{rg}` (exit 127: {stderr}). {}",
+                not_run_advice(stderr)
+            ),
+            Reason::RgMissing { given, problem } => f.write_str(&rg_missing(given, problem)),
+            Reason::RgNotExecutable { rg, stderr } => write!(
+                f,
+                "could not execute ripgrep `{rg}` (exit 126: {stderr}). {}",
+                not_run_advice(stderr)
+            ),
+            Reason::Workdir { workdir, problem } => write!(
+                f,
+                "cannot run: the workdir {} {problem}. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.",
+                workdir.display()
+            ),
+            Reason::CommandTooLong { bytes } => write!(
+                f,
+                "cannot run: its command line ({bytes} bytes) is too long for the operating system. Use a shorter pattern, path, or include."
+            ),
+            Reason::Target { status, stderr } => write!(
+                f,
+                "could not search the given path (ripgrep exit {status}: {stderr}). Check that the path exists relative to the workdir, or omit it to search the whole workdir."
+            ),
+            Reason::SpawnFailed { workdir, reason } => write!(
+                f,
+                "could not start /bin/sh in the workdir {}: {reason}",
+                workdir.display()
+            ),
+            Reason::RgKilled { signal, stderr } => write!(
+                f,
+                "failed: ripgrep was killed by signal {signal}{}",
+                stderr_suffix(stderr)
+            ),
+            Reason::RgFailed { status, stderr } => write!(
+                f,
+                "failed: ripgrep exited with status {status}{}",
+                stderr_suffix(stderr)
+            ),
+            Reason::MalformedOutput { detail } => write!(
+                f,
+                "failed: ripgrep's output could not be parsed ({detail}). Check that --rg names ripgrep 13 or newer."
+            ),
+            Reason::RawOutputOverflow { cap, heavy } => write!(
+                f,
+                "output is over the {cap}-byte cap on raw ripgrep output{}; {}{}, or raise --raw-output-max-bytes.",
+                heavy_share(heavy),
+                tool.narrow_advice(),
+                match heavy.len() {
+                    0 => "",
+                    1 => " (leave that file out)",
+                    _ => " (leave those files out)",
+                }
+            ),
+            Reason::TimedOut { ms, page } => write!(
+                f,
+                "timed out after {ms}ms; {}{} and retry, or raise --timeout-ms.",
+                match page {
+                    TimeoutPage::Nothing => "",
+                    TimeoutPage::Ordered => "showing what was found in that time (incomplete); ",
+                    TimeoutPage::InPathOrder => {
+                        "showing what was found in that time (incomplete, in path order); "
+                    }
+                },
+                tool.narrow_advice()
+            ),
+            Reason::Interrupted { signal } => {
+                write!(f, "was interrupted by {signal}; the search was stopped.")
+            }
+            Reason::Cancelled => {
+                f.write_str("was cancelled by the client; the search was stopped.")
             }
         }
     }
@@ -452,25 +548,23 @@ mod tests {
 
     #[test]
     fn messages_name_the_option_that_raises_a_limit() {
-        let timeout = SearchError::new(
-            Tool::Grep,
-            Kind::TimedOut {
-                ms: 30000,
-                narrow: Tool::Grep.narrow_advice(),
-                found: Found::Nothing,
-            },
-        )
-        .to_string();
+        let timeout = SearchError::halted(Tool::Grep, Halt::TimedOut, 30000, TimeoutPage::Nothing)
+            .to_string();
         assert_eq!(
             timeout,
             "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
         );
+        let page = SearchError::halted(Tool::Glob, Halt::TimedOut, 300, TimeoutPage::InPathOrder)
+            .to_string();
+        assert_eq!(
+            page,
+            "glob timed out after 300ms; showing what was found in that time (incomplete, in path order); narrow pattern or path and retry, or raise --timeout-ms."
+        );
         let overflow = SearchError::new(
             Tool::Glob,
-            Kind::RawOutputOverflow {
+            Reason::RawOutputOverflow {
                 cap: 20_000_000,
                 heavy: Vec::new(),
-                narrow: Tool::Glob.narrow_advice(),
             },
         )
         .to_string();
@@ -480,10 +574,9 @@ mod tests {
         );
         let heavy = SearchError::new(
             Tool::Grep,
-            Kind::RawOutputOverflow {
+            Reason::RawOutputOverflow {
                 cap: 100,
                 heavy: vec![("a.js".into(), 60), ("b.js".into(), 30)],
-                narrow: Tool::Grep.narrow_advice(),
             },
         )
         .to_string();
@@ -491,5 +584,20 @@ mod tests {
             heavy,
             "grep output is over the 100-byte cap on raw ripgrep output, 60% of it from a.js and 30% from b.js; narrow pattern, path, or include (leave those files out), or raise --raw-output-max-bytes."
         );
+    }
+
+    #[test]
+    fn halts_are_named() {
+        let signal = SearchError::halted(Tool::Glob, Halt::Signal(15), 1, TimeoutPage::Nothing);
+        assert_eq!(
+            signal.to_string(),
+            "glob was interrupted by SIGTERM; the search was stopped."
+        );
+        let cancelled = SearchError::halted(Tool::Grep, Halt::Cancelled, 1, TimeoutPage::Nothing);
+        assert_eq!(
+            cancelled.to_string(),
+            "grep was cancelled by the client; the search was stopped."
+        );
+        assert_eq!(cancelled.code(), ErrorCode::SearchAborted);
     }
 }

@@ -5,22 +5,22 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::error::{Kind, SearchError};
+use crate::error::{Error, Reason};
+use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
-use crate::search::{Ended, Run};
+use crate::search::{Ending, Exited, RgRun};
 use crate::settings::Settings;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
 
-/// The facts of one call, as `call::run` saw them.
+/// The facts of one call, as `call::respond` saw them.
 pub struct Facts<'a> {
     pub tool: Tool,
     pub settings: &'a Settings,
     pub script: &'a str,
     pub rg_version: Option<&'a str>,
-    pub run: Option<&'a Run>,
-    pub result: Result<&'a Report, &'a SearchError>,
-    pub exit: crate::error::Exit,
+    pub rg_run: Option<&'a RgRun>,
+    pub body: &'a Body,
 }
 
 /// The account, one `label: value` per line.
@@ -41,7 +41,7 @@ pub fn render(f: &Facts<'_>) -> String {
         "rg:",
         &format!("{rg} ({})", f.rg_version.unwrap_or("version unknown")),
     );
-    match f.run {
+    match f.rg_run {
         None => line("run:", "rg was not started"),
         Some(raw) => {
             line("ended:", &ended(raw, s));
@@ -64,8 +64,8 @@ pub fn render(f: &Facts<'_>) -> String {
             );
         }
     }
-    match f.result {
-        Ok(report) => {
+    match f.body {
+        Body::Results(report) => {
             line("results:", &counts(report, s));
             line("spill:", &spill(&report.spill, s.spill_dir.as_deref()));
             let limit = if report.truncated() {
@@ -84,40 +84,44 @@ pub fn render(f: &Facts<'_>) -> String {
             };
             line("limit:", &limit);
         }
-        Err(e) => {
-            let limit = match &e.kind {
-                Kind::RawOutputOverflow { cap, .. } => {
+        Body::Failed { error, .. } => {
+            let reason = match error {
+                Error::Search(e) => Some(e.reason()),
+                Error::Usage(_) | Error::Argument(_) => None,
+            };
+            let limit = match reason {
+                Some(Reason::RawOutputOverflow { cap, .. }) => {
                     format!("--raw-output-max-bytes ({cap}) stopped the run")
                 }
-                Kind::TimedOut { ms, .. } => format!("--timeout-ms ({ms}) stopped the run"),
-                Kind::Interrupted { signal } => format!("{signal} stopped the run"),
-                Kind::Cancelled => "the client's cancellation stopped the run".to_owned(),
+                Some(Reason::TimedOut { ms, .. }) => format!("--timeout-ms ({ms}) stopped the run"),
+                Some(Reason::Interrupted { signal }) => format!("{signal} stopped the run"),
+                Some(Reason::Cancelled) => "the client's cancellation stopped the run".to_owned(),
                 _ => "none".to_owned(),
             };
             line("limit:", &limit);
-            line("error:", e.code().as_str());
+            line("error:", error.code().as_str());
         }
     }
-    line("exit:", &f.exit.code().to_string());
+    line("exit:", &f.body.exit().code().to_string());
     out
 }
 
-fn ended(run: &Run, s: &Settings) -> String {
-    match run.ended {
-        Ended::Status(code) => format!("rg exited with status {code}"),
-        Ended::Signal(sig) => format!("rg was killed by signal {sig}"),
-        Ended::Overflow => format!(
+fn ended(run: &RgRun, s: &Settings) -> String {
+    match run.ending {
+        Ending::Exited(Exited::Status(code)) => format!("rg exited with status {code}"),
+        Ending::Exited(Exited::Signal(sig)) => format!("rg was killed by signal {sig}"),
+        Ending::Overflow => format!(
             "stopped: raw output passed {} bytes; the process group was killed",
             s.limits.raw_output_max_bytes
         ),
-        Ended::Halted(Halt::TimedOut) => format!(
+        Ending::Halted(Halt::TimedOut) => format!(
             "stopped: {} ms passed; the process group was killed",
             s.timeout_ms
         ),
-        Ended::Halted(Halt::Cancelled) => {
+        Ending::Halted(Halt::Cancelled) => {
             "stopped: the client cancelled; the process group was killed".to_owned()
         }
-        Ended::Halted(Halt::Signal(sig)) => format!(
+        Ending::Halted(Halt::Signal(sig)) => format!(
             "stopped: dsh-search got {}; the process group was killed",
             stop::signal_name(sig)
         ),

@@ -11,6 +11,7 @@ mod generate;
 mod mcp;
 mod render;
 mod request;
+mod response;
 mod rg;
 mod schema;
 mod search;
@@ -25,46 +26,50 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::arguments::Arguments;
 use crate::cli::{Action, Input, Rejected};
 use crate::error::{ErrorCode, Exit};
+use crate::request::Request;
+use crate::response::Response;
+use crate::settings::{Format, Settings};
 use crate::stop::Stop;
 
 fn main() -> ExitCode {
-    run().into()
+    dispatch().into()
 }
 
-fn run() -> Exit {
+fn dispatch() -> Exit {
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = match cli::parse(&args) {
         Ok(cli) => cli,
         Err(Rejected::Answered(printed)) => {
             return diag::after_stdout("dsh-search", printed.err().as_ref(), Exit::Success);
         }
-        Err(Rejected::Usage(message)) => return usage_error(&message, &args),
+        Err(Rejected::Usage(message)) => return usage_error(message, &args),
     };
     let stop = Arc::new(Stop::new());
-    let settings = cli.global.settings();
+    let settings = Settings::resolve(cli.global.options());
     match cli.command.action() {
         Action::Tool(tool, input) => {
             // `call` reads its arguments first, with the default signal
             // actions: a Ctrl-C while stdin stays open ends the process,
             // and no search has started that could outlive it.
             let args = match input {
-                Input::Argv(request) => arguments::Arguments::from(request),
+                Input::Argv(values) => Arguments::from(Request::new(tool, values)),
                 Input::Json(given) => match arguments::read(given) {
                     Ok(text) => arguments::parse(tool, &text),
-                    Err(e) => arguments::Arguments::from(Err(e)),
+                    Err(e) => Arguments::from(Err(e)),
                 },
             };
             signals::install(&stop);
-            let response = call::run(tool, args, &settings, &stop);
+            let response = call::respond(tool, args, &settings, &stop);
             // A signal that would have killed dsh-search does so now that
             // the search (and its process group) is gone.
             signals::die_if_fatal(&stop);
             if let Some(explain) = &response.explain {
                 diag::write(explain);
             }
-            print(&response.stdout(settings.format), response.exit)
+            print(&render::stdout(&response, settings.format), response.exit())
         }
         Action::Schema => {
             let document = schema::document(&settings);
@@ -91,16 +96,14 @@ fn run() -> Exit {
 /// 2 and is reported on stdout (SPEC §4): `Error: <message>`, or one JSON
 /// object when JSON output was asked for (SPEC §7). An agent sees only
 /// stdout.
-fn usage_error(message: &str, args: &[OsString]) -> Exit {
-    let text = if cli::wants_json(args) {
-        render::json::usage_error(cli::tool_named(args), message).to_string()
+fn usage_error(message: String, args: &[OsString]) -> Exit {
+    let response = Response::usage(cli::tool_named(args), message);
+    let format = if cli::wants_json(args) {
+        Format::Json
     } else {
-        render::text::error_message(message)
+        Format::Text
     };
-    print(
-        &format!("{text}\n"),
-        Exit::Failed(ErrorCode::InvalidArgument),
-    )
+    print(&render::stdout(&response, format), response.exit())
 }
 
 /// Write `text` to stdout and end with `exit`, if it could be written.

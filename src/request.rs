@@ -25,13 +25,6 @@ impl Request {
             Tool::Grep => Self::Grep(GrepRequest::new(pattern, path, values.take("include"))?),
         })
     }
-
-    pub fn tool(&self) -> Tool {
-        match self {
-            Self::Glob(_) => Tool::Glob,
-            Self::Grep(_) => Tool::Grep,
-        }
-    }
 }
 
 /// `glob PATTERN [PATH]`: files whose paths match a glob.

@@ -1,6 +1,8 @@
 //! The options of SPEC §1, resolved once into the configuration every other
-//! module sees. Nothing here knows clap: `cli` converts its types into
-//! [`Settings`], and later front-ends (`call`, `mcp`) reuse the same value.
+//! module sees. Nothing here knows clap: `cli` hands over the [`Options`]
+//! as given, [`Settings::resolve`] looks up what they name (the workdir and
+//! spill directory made absolute, rg found on PATH), and every front-end
+//! (`call`, `mcp`) reuses the one value.
 
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
@@ -52,6 +54,23 @@ pub enum Format {
     Json,
 }
 
+/// The options as a front-end took them, before anything is looked up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// `-C`: the workdir as given (relative to the current directory).
+    pub cwd: Option<PathBuf>,
+    pub limits: Limits,
+    pub timeout_ms: u64,
+    /// `--rg` as given: a name to look up on PATH, or a path.
+    pub rg: String,
+    pub glob_sort: GlobSort,
+    pub format: Format,
+    pub spill_dir: Option<PathBuf>,
+    pub spill_hint: String,
+    pub explain: bool,
+    pub mcp_structured: bool,
+}
+
 /// Everything one call needs besides its request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
@@ -76,6 +95,39 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// Resolve `options` in this process's context: its current directory
+    /// and its `PATH` (SPEC §1, §2).
+    pub fn resolve(options: Options) -> Self {
+        let current = std::env::current_dir().ok();
+        let absolute = |dir: Option<&Path>| match (dir, &current) {
+            (Some(dir), Some(current)) => current.join(dir),
+            (Some(dir), None) => dir.to_path_buf(),
+            (None, Some(current)) => current.clone(),
+            (None, None) => PathBuf::from("."),
+        };
+        // A missing directory is not an error here: the search reports it,
+        // naming the tool.
+        let workdir = absolute(options.cwd.as_deref());
+        let spill_dir = options.spill_dir.as_deref().map(|d| absolute(Some(d)));
+        let rg = Rg::resolve(
+            &options.rg,
+            current.as_deref(),
+            std::env::var_os("PATH").as_deref(),
+        );
+        Self {
+            workdir,
+            rg,
+            limits: options.limits,
+            timeout_ms: options.timeout_ms,
+            glob_sort: options.glob_sort,
+            format: options.format,
+            spill_dir,
+            spill_hint: options.spill_hint,
+            explain: options.explain,
+            mcp_structured: options.mcp_structured,
+        }
+    }
+
     pub fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms)
     }
@@ -119,9 +171,9 @@ impl Rg {
                 None => PathBuf::from(given),
             });
             match executable(&path) {
-                Found::Yes => Ok(path),
-                Found::NotExecutable => Err(RgMissing::NotExecutable(path)),
-                Found::No => Err(RgMissing::NoSuchFile(path)),
+                Executable::Yes => Ok(path),
+                Executable::No => Err(RgMissing::NotExecutable(path)),
+                Executable::Missing => Err(RgMissing::NoSuchFile(path)),
             }
         } else {
             on_path(given, path_var)
@@ -158,36 +210,38 @@ fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
         }
         let candidate = clean(&dir.join(name));
         match executable(&candidate) {
-            Found::Yes => return Ok(candidate),
-            Found::NotExecutable => {
+            Executable::Yes => return Ok(candidate),
+            Executable::No => {
                 not_executable.get_or_insert(candidate);
             }
-            Found::No => {}
+            Executable::Missing => {}
         }
     }
     Err(not_executable.map_or(RgMissing::NotOnPath, RgMissing::NotExecutable))
 }
 
-enum Found {
+/// Whether a path names something this process may execute.
+enum Executable {
     Yes,
-    NotExecutable,
+    /// There, but not an executable file (or not reachable).
     No,
+    Missing,
 }
 
 /// Whether `path` is a file this process may execute (following symlinks).
-fn executable(path: &Path) -> Found {
+fn executable(path: &Path) -> Executable {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             let mode = rustix::fs::Access::EXEC_OK;
             match rustix::fs::accessat(rustix::fs::CWD, path, mode, rustix::fs::AtFlags::empty()) {
-                Ok(()) => Found::Yes,
-                Err(_) => Found::NotExecutable,
+                Ok(()) => Executable::Yes,
+                Err(_) => Executable::No,
             }
         }
-        Ok(_) => Found::NotExecutable,
+        Ok(_) => Executable::No,
         // There, perhaps, but a directory on the way may not be entered.
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Found::NotExecutable,
-        Err(_) => Found::No,
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Executable::No,
+        Err(_) => Executable::Missing,
     }
 }
 
@@ -197,19 +251,6 @@ fn clean(path: &Path) -> PathBuf {
     path.components()
         .filter(|c| !matches!(c, Component::CurDir))
         .collect()
-}
-
-/// `dir` made absolute against the process's current directory (the
-/// current directory itself for `None`). A missing directory is not an
-/// error here: the search reports it, naming the tool.
-pub fn absolute(dir: Option<&Path>) -> PathBuf {
-    let current = std::env::current_dir().ok();
-    match (dir, current) {
-        (Some(dir), Some(current)) => current.join(dir),
-        (Some(dir), None) => dir.to_path_buf(),
-        (None, Some(current)) => current,
-        (None, None) => PathBuf::from("."),
-    }
 }
 
 #[cfg(test)]

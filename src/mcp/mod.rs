@@ -35,7 +35,7 @@ use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
 use protocol::Server;
-use wire::{Id, Line, Parsed, RpcError};
+use wire::{Id, Incoming, Line, RpcError};
 
 /// Bytes of requests that may wait while one is served.
 pub const QUEUE_BYTES: usize = 32 * 1024 * 1024;
@@ -83,15 +83,15 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         if let Some(exit) = shared.output_failure() {
             return exit;
         }
-        let line = match rx.recv_timeout(SIGNAL_POLL) {
-            Ok(Some(line)) => line,
+        let queued = match rx.recv_timeout(SIGNAL_POLL) {
+            Ok(Some(queued)) => queued,
             Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return shared.output_failure().unwrap_or(Exit::Success);
             }
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
         };
-        let reply = handle_line(&line, &mut server, &shared);
-        shared.queued.fetch_sub(line.len(), Ordering::SeqCst);
+        let reply = handle_incoming(queued.incoming, &mut server, &shared);
+        shared.queued.fetch_sub(queued.bytes, Ordering::SeqCst);
         shared.queued_len.fetch_sub(1, Ordering::SeqCst);
         if let Some(reply) = reply {
             shared.write(&reply);
@@ -189,10 +189,18 @@ impl Shared {
     }
 }
 
-/// Read stdin until it ends: answer what needs no server state (lines
-/// that are not JSON, a flood beyond the queue), apply cancellations at
-/// once, queue the rest. `None` on the channel is the end of input.
-fn read_loop(tx: &mpsc::Sender<Option<Vec<u8>>>, shared: &Shared) {
+/// A parsed line waiting to be served, and the bytes it came as (what the
+/// queue's bound counts).
+struct Queued {
+    incoming: Incoming,
+    bytes: usize,
+}
+
+/// Read stdin until it ends, parsing each line once: answer what needs no
+/// server state (lines that are not JSON, a flood beyond the queue), apply
+/// cancellations at once, queue the rest. `None` on the channel is the end
+/// of input.
+fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     loop {
@@ -215,19 +223,22 @@ fn read_loop(tx: &mpsc::Sender<Option<Vec<u8>>>, shared: &Shared) {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let id = match wire::parse(&line) {
+        let incoming = match wire::parse(&line) {
             Err(e) => {
                 shared.write(&wire::error_line(None, &e));
                 continue;
             }
-            Ok(Parsed::Message(m)) if m.id.is_none() && m.method == "notifications/cancelled" => {
-                if let Some(id) = cancelled_id(m.params) {
+            Ok(Incoming::Message(m)) if m.id.is_none() && m.method == "notifications/cancelled" => {
+                if let Some(id) = cancelled_id(m.params.as_deref()) {
                     shared.cancel(id);
                 }
                 continue;
             }
-            Ok(Parsed::Message(m)) => m.id,
-            Ok(_) => None,
+            Ok(incoming) => incoming,
+        };
+        let id = match &incoming {
+            Incoming::Message(m) => m.id.clone(),
+            _ => None,
         };
         let queued = shared.queued.load(Ordering::SeqCst);
         if queued + line.len() > QUEUE_BYTES
@@ -247,7 +258,11 @@ fn read_loop(tx: &mpsc::Sender<Option<Vec<u8>>>, shared: &Shared) {
         }
         shared.queued.fetch_add(line.len(), Ordering::SeqCst);
         shared.queued_len.fetch_add(1, Ordering::SeqCst);
-        if tx.send(Some(line)).is_err() {
+        let queued = Queued {
+            incoming,
+            bytes: line.len(),
+        };
+        if tx.send(Some(queued)).is_err() {
             return;
         }
     }
@@ -265,24 +280,16 @@ fn cancelled_id(params: Option<&RawValue>) -> Option<Id> {
 }
 
 /// The reply line to one queued line, if it gets one.
-fn handle_line(line: &[u8], server: &mut Server<'_>, shared: &Shared) -> Option<String> {
-    match wire::parse(line) {
-        Err(e) => Some(wire::error_line(None, &e)),
-        Ok(Parsed::Batch(items)) if server.batches() && !items.is_empty() => {
+fn handle_incoming(incoming: Incoming, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+    match incoming {
+        Incoming::Batch(items) if server.batches() && !items.is_empty() => {
             let replies: Vec<String> = items
-                .iter()
-                .filter_map(|item| match wire::parse(item.get().as_bytes()) {
-                    Ok(Parsed::Batch(_)) => Some(wire::error_line(
-                        None,
-                        &RpcError::new(wire::INVALID_REQUEST, "a batch cannot hold a batch"),
-                    )),
-                    Ok(parsed) => handle(parsed, server, shared),
-                    Err(e) => Some(wire::error_line(None, &e)),
-                })
+                .into_iter()
+                .filter_map(|item| handle(item, server, shared))
                 .collect();
             (!replies.is_empty()).then(|| format!("[{}]", replies.join(",")))
         }
-        Ok(Parsed::Batch(_)) => Some(wire::error_line(
+        Incoming::Batch(_) => Some(wire::error_line(
             None,
             &RpcError::new(
                 wire::INVALID_REQUEST,
@@ -292,24 +299,24 @@ fn handle_line(line: &[u8], server: &mut Server<'_>, shared: &Shared) -> Option<
                 ),
             ),
         )),
-        Ok(parsed) => handle(parsed, server, shared),
+        incoming => handle(incoming, server, shared),
     }
 }
 
 /// The reply to one message: `None` for notifications, responses and
 /// cancelled requests.
-fn handle(parsed: Parsed<'_>, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
-    let message = match parsed {
-        Parsed::Message(message) => message,
-        Parsed::Response | Parsed::Batch(_) => return None,
-        Parsed::Invalid(id, e) => return Some(wire::error_line(id.as_ref(), &e)),
+fn handle(incoming: Incoming, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+    let message = match incoming {
+        Incoming::Message(message) => message,
+        Incoming::Response | Incoming::Batch(_) => return None,
+        Incoming::Invalid(id, e) => return Some(wire::error_line(id.as_ref(), &e)),
     };
     // Notifications (initialized, and any other) get no reply.
     let id = message.id?;
     if !shared.start(&id) {
         return None;
     }
-    let result = server.request(&message.method, message.params);
+    let result = server.request(&message.method, message.params.as_deref());
     if shared.finish() {
         // Cancelled while it ran (its rg group is dead): no response.
         return None;

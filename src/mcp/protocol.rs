@@ -20,6 +20,7 @@ use super::wire::{INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOC
 use crate::arguments;
 use crate::call;
 use crate::diag;
+use crate::render;
 use crate::schema;
 use crate::settings::Settings;
 use crate::stop::Stop;
@@ -178,7 +179,7 @@ impl<'a> Server<'a> {
             None | Some(Value::Null) => &none,
             Some(arguments) => arguments,
         };
-        let response = call::run(
+        let response = call::respond(
             tool,
             arguments::arguments(tool, arguments),
             self.settings,
@@ -187,10 +188,12 @@ impl<'a> Server<'a> {
         if let Some(explain) = &response.explain {
             diag::write(explain);
         }
-        let mut result = json!({"content": [{"type": "text", "text": response.text()}]});
+        let text = render::text::response(&response);
+        let mut result = json!({"content": [{"type": "text", "text": text}]});
         let failed = response.failed();
         if self.settings.mcp_structured {
-            result["structuredContent"] = response.envelope;
+            let envelope = render::json::envelope(&response, &text);
+            result["structuredContent"] = render::json::to_value(&envelope);
         }
         result["isError"] = json!(failed.is_some());
         if let Some(code) = failed {

@@ -127,13 +127,16 @@ impl RpcError {
     }
 }
 
-/// What a line held.
+/// What a line held, parsed once and owned, so the reader thread can hand
+/// it to the serving thread as it is. `params` stay raw JSON text (memory
+/// the size of the line) until the request is served.
 #[derive(Debug)]
-pub enum Parsed<'a> {
+pub enum Incoming {
     /// A request (with an id) or a notification (without).
-    Message(Message<'a>),
-    /// A JSON array: a batch (served only where the revision has them).
-    Batch(Vec<&'a RawValue>),
+    Message(Message),
+    /// A JSON array: a batch (served only where the revision has them),
+    /// each item parsed as a line of its own would be.
+    Batch(Vec<Incoming>),
     /// A response to something the client thinks we sent: ignored.
     Response,
     /// Not a valid request; answered with this error (and the id, if one
@@ -143,70 +146,77 @@ pub enum Parsed<'a> {
 
 /// A request or a notification.
 #[derive(Debug)]
-pub struct Message<'a> {
+pub struct Message {
     /// `None` for a notification.
     pub id: Option<Id>,
     pub method: String,
     /// The params as the client wrote them.
-    pub params: Option<&'a RawValue>,
+    pub params: Option<Box<RawValue>>,
 }
 
 /// One field of a JSON-RPC message, kept raw.
-#[derive(Debug, Default, Clone, Copy)]
-enum Field<'a> {
+#[derive(Debug, Default)]
+enum Field {
     #[default]
     Absent,
     Null,
-    Given(&'a RawValue),
+    Given(Box<RawValue>),
 }
 
-impl<'a> Field<'a> {
-    fn given(self) -> Option<&'a RawValue> {
+impl Field {
+    fn given(&self) -> Option<&RawValue> {
         match self {
             Self::Given(raw) => Some(raw),
             Self::Absent | Self::Null => None,
         }
     }
 
-    fn is_absent(self) -> bool {
+    fn into_given(self) -> Option<Box<RawValue>> {
+        match self {
+            Self::Given(raw) => Some(raw),
+            Self::Absent | Self::Null => None,
+        }
+    }
+
+    fn is_absent(&self) -> bool {
         matches!(self, Self::Absent)
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Field<'a> {
+impl<'de> Deserialize<'de> for Field {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(Option::<&'de RawValue>::deserialize(d)?.map_or(Self::Null, Self::Given))
+        Ok(Option::<Box<RawValue>>::deserialize(d)?.map_or(Self::Null, Self::Given))
     }
 }
 
 /// The fields of a JSON-RPC message.
-#[derive(Deserialize, Clone, Copy)]
-struct Envelope<'a> {
-    #[serde(borrow, default)]
-    jsonrpc: Field<'a>,
-    #[serde(borrow, default)]
-    id: Field<'a>,
-    #[serde(borrow, default)]
-    method: Field<'a>,
-    #[serde(borrow, default)]
-    params: Field<'a>,
-    #[serde(borrow, default)]
-    result: Field<'a>,
-    #[serde(borrow, default)]
-    error: Field<'a>,
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    jsonrpc: Field,
+    #[serde(default)]
+    id: Field,
+    #[serde(default)]
+    method: Field,
+    #[serde(default)]
+    params: Field,
+    #[serde(default)]
+    result: Field,
+    #[serde(default)]
+    error: Field,
 }
 
 /// Parse one line. `Err` is a parse error (the line is not JSON).
-pub fn parse(line: &[u8]) -> Result<Parsed<'_>, RpcError> {
+pub fn parse(line: &[u8]) -> Result<Incoming, RpcError> {
     let not_json = |e: serde_json::Error| RpcError::new(PARSE_ERROR, format!("not JSON: {e}"));
     match line.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'[') => {
             let items: Vec<&RawValue> = serde_json::from_slice(line).map_err(not_json)?;
-            Ok(Parsed::Batch(items))
+            Ok(Incoming::Batch(items.into_iter().map(batch_item).collect()))
         }
-        Some(b'{') => match serde_json::from_slice::<Envelope<'_>>(line) {
+        Some(b'{') => match serde_json::from_slice::<Envelope>(line) {
             Ok(envelope) => Ok(message(envelope)),
-            Err(e) if e.is_data() => Ok(Parsed::Invalid(
+            Err(e) if e.is_data() => Ok(Incoming::Invalid(
                 None,
                 RpcError::new(INVALID_REQUEST, format!("not a JSON-RPC message: {e}")),
             )),
@@ -214,7 +224,7 @@ pub fn parse(line: &[u8]) -> Result<Parsed<'_>, RpcError> {
         },
         _ => {
             serde_json::from_slice::<serde::de::IgnoredAny>(line).map_err(not_json)?;
-            Ok(Parsed::Invalid(
+            Ok(Incoming::Invalid(
                 None,
                 RpcError::new(INVALID_REQUEST, "a message must be one JSON-RPC object"),
             ))
@@ -222,23 +232,37 @@ pub fn parse(line: &[u8]) -> Result<Parsed<'_>, RpcError> {
     }
 }
 
-fn message(e: Envelope<'_>) -> Parsed<'_> {
-    let id = match e.id {
+/// One item of a batch (already known to be JSON): a message, or why not.
+fn batch_item(item: &RawValue) -> Incoming {
+    match parse(item.get().as_bytes()) {
+        Ok(Incoming::Batch(_)) => Incoming::Invalid(
+            None,
+            RpcError::new(INVALID_REQUEST, "a batch cannot hold a batch"),
+        ),
+        Ok(incoming) => incoming,
+        Err(e) => Incoming::Invalid(None, e),
+    }
+}
+
+fn message(e: Envelope) -> Incoming {
+    let id = match &e.id {
         Field::Absent => None,
         field => match field.given().and_then(Id::from_raw) {
             Some(id) => Some(id),
             None => {
-                return Parsed::Invalid(
+                return Incoming::Invalid(
                     None,
                     RpcError::new(INVALID_REQUEST, "a request id must be a string or a number"),
                 );
             }
         },
     };
-    let method = match e.method {
-        Field::Absent if !e.result.is_absent() || !e.error.is_absent() => return Parsed::Response,
+    let method = match &e.method {
+        Field::Absent if !e.result.is_absent() || !e.error.is_absent() => {
+            return Incoming::Response;
+        }
         Field::Absent => {
-            return Parsed::Invalid(
+            return Incoming::Invalid(
                 id,
                 RpcError::new(INVALID_REQUEST, "a request needs a method string"),
             );
@@ -249,7 +273,7 @@ fn message(e: Envelope<'_>) -> Parsed<'_> {
         {
             Some(method) => method,
             None => {
-                return Parsed::Invalid(
+                return Incoming::Invalid(
                     id,
                     RpcError::new(INVALID_REQUEST, "method must be a string"),
                 );
@@ -257,15 +281,15 @@ fn message(e: Envelope<'_>) -> Parsed<'_> {
         },
     };
     if e.jsonrpc.given().map(RawValue::get) != Some("\"2.0\"") {
-        return Parsed::Invalid(
+        return Incoming::Invalid(
             id,
             RpcError::new(INVALID_REQUEST, "a request needs \"jsonrpc\": \"2.0\""),
         );
     }
-    Parsed::Message(Message {
+    Incoming::Message(Message {
         id,
         method,
-        params: e.params.given(),
+        params: e.params.into_given(),
     })
 }
 
@@ -321,7 +345,7 @@ mod tests {
     #[test]
     fn ids_are_echoed_as_written() {
         let line = br#"{"jsonrpc":"2.0","id":1180591620717411303424,"method":"ping"}"#;
-        let Ok(Parsed::Message(m)) = parse(line) else {
+        let Ok(Incoming::Message(m)) = parse(line) else {
             panic!("a request")
         };
         let id = m.id.unwrap();
@@ -339,7 +363,7 @@ mod tests {
     #[test]
     fn what_is_not_a_request() {
         let invalid = |line: &[u8]| match parse(line) {
-            Ok(Parsed::Invalid(_, e)) => e.code,
+            Ok(Incoming::Invalid(_, e)) => e.code,
             other => panic!("{other:?}"),
         };
         assert_eq!(
@@ -362,15 +386,26 @@ mod tests {
         assert_eq!(invalid(b"42"), INVALID_REQUEST);
         assert!(matches!(
             parse(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
-            Ok(Parsed::Response)
+            Ok(Incoming::Response)
         ));
-        assert!(matches!(parse(b"[1, 2]"), Ok(Parsed::Batch(items)) if items.len() == 2));
+        let Ok(Incoming::Batch(items)) = parse(br#"[1, [], {"jsonrpc":"2.0","method":"n"}]"#)
+        else {
+            panic!("a batch")
+        };
+        assert!(matches!(
+            items.as_slice(),
+            [
+                Incoming::Invalid(None, _),
+                Incoming::Invalid(None, _),
+                Incoming::Message(_)
+            ]
+        ));
         assert_eq!(parse(b"{oops").unwrap_err().code, PARSE_ERROR);
-        let Ok(Parsed::Message(m)) = parse(br#"{"jsonrpc":"2.0","method":"n","params":{"a":1}}"#)
+        let Ok(Incoming::Message(m)) = parse(br#"{"jsonrpc":"2.0","method":"n","params":{"a":1}}"#)
         else {
             panic!("a notification")
         };
         assert_eq!((m.id, m.method.as_str()), (None, "n"));
-        assert_eq!(m.params.map(RawValue::get), Some(r#"{"a":1}"#));
+        assert_eq!(m.params.as_deref().map(RawValue::get), Some(r#"{"a":1}"#));
     }
 }

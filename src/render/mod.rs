@@ -1,4 +1,18 @@
-//! Pure renderers: a report or an error in, the bytes for stdout out.
+//! Renderers: a [`Response`] as the model-facing text of SPEC §4, or as
+//! the JSON envelope of SPEC §7 whose `text` field is that same text.
+//! They decide layout only.
 
 pub mod json;
 pub mod text;
+
+use crate::response::Response;
+use crate::settings::Format;
+
+/// What stdout gets for `response` in `format`, final newline included.
+pub fn stdout(response: &Response, format: Format) -> String {
+    let text = text::response(response);
+    match format {
+        Format::Text => format!("{text}\n"),
+        Format::Json => format!("{}\n", json::to_line(&json::envelope(response, &text))),
+    }
+}

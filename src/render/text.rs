@@ -5,14 +5,46 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::search::report::{FileMatches, Hint, Items, LineMatch, Partial, Report, Spill};
+use crate::response::{Body, Response};
+use crate::search::report::{
+    Coverage, FileMatches, Hint, Items, LineMatch, Report, Spill, Unsearched,
+};
 use crate::tool::Tool;
+
+/// The text of a call's answer, without the final newline: the report, or
+/// `Error: …` and (after a timeout) the page of what was found; then the
+/// note naming ignored arguments (SPEC §8).
+pub fn response(r: &Response) -> String {
+    let mut out = match &r.body {
+        Body::Results(report) => self::report(report),
+        Body::Failed { error, partial } => {
+            let mut out = error_message(&error.to_string());
+            if let Some(partial) = partial {
+                let _ = write!(out, "\n\n{}", self::report(partial));
+            }
+            out
+        }
+    };
+    if !r.ignored.is_empty() {
+        let noun = if r.ignored.len() == 1 {
+            "argument"
+        } else {
+            "arguments"
+        };
+        let _ = write!(
+            out,
+            "\n\n(ignored unknown {noun}: {})",
+            r.ignored.join(", ")
+        );
+    }
+    out
+}
 
 /// The text of a successful search.
 pub fn report(r: &Report) -> String {
     let mut out = match &r.items {
         Items::Glob(_) if r.is_empty() => "No files found".to_owned(),
-        Items::Grep(_) if r.is_empty() && r.nothing_searched => {
+        Items::Grep(_) if r.is_empty() && r.coverage == Coverage::NothingSearched => {
             format!("No matches found ({NOTHING_SEARCHED})")
         }
         Items::Grep(_) if r.is_empty() => "No matches found".to_owned(),
@@ -51,8 +83,8 @@ pub fn report(r: &Report) -> String {
         out.push_str("\n\n");
         out.push_str(&cap_footer(r));
     }
-    if let Some(p) = &r.partial {
-        let _ = write!(out, "\n\n({})", partial(p));
+    if let Coverage::Unsearched(u) = &r.coverage {
+        let _ = write!(out, "\n\n({})", unsearched(u));
     }
     out
 }
@@ -66,16 +98,21 @@ pub fn error_message(message: &str) -> String {
 /// successful search, as one sentence (the JSON `warnings`).
 pub fn warnings(r: &Report) -> Vec<String> {
     let mut out = Vec::new();
-    if r.nothing_searched {
+    if r.coverage == Coverage::NothingSearched {
         out.push(NOTHING_SEARCHED.to_owned());
     }
     if let Spill::NotSaved { reason } = &r.spill {
         out.push(format!("the complete result could not be saved: {reason}"));
     }
-    if let Some(p) = &r.partial {
-        out.push(partial(p));
+    if let Coverage::Unsearched(u) = &r.coverage {
+        out.push(unsearched(u));
     }
     out
+}
+
+/// The JSON `warnings` entry for an ignored argument.
+pub fn ignored_warning(name: &str) -> String {
+    format!("ignored unknown argument: {name}")
 }
 
 /// One hint's line (SPEC §4a).
@@ -192,11 +229,11 @@ fn binary_note(paths: &[String], names: usize, also: bool) -> String {
 const NOTHING_SEARCHED: &str =
     "no file was searched: the include filter or ignore rules excluded every file";
 
-fn partial(p: &Partial) -> String {
-    let noun = if p.paths == 1 { "path" } else { "paths" };
+fn unsearched(u: &Unsearched) -> String {
+    let noun = if u.paths == 1 { "path" } else { "paths" };
     format!(
         "{} {noun} could not be searched; first error: {}",
-        p.paths, p.first_error
+        u.paths, u.first_error
     )
 }
 
@@ -338,8 +375,7 @@ mod tests {
             total: 3,
             shown,
             binary_files: Vec::new(),
-            nothing_searched: false,
-            partial: None,
+            coverage: Coverage::Complete,
             spill: Spill::NotNeeded,
             hints: Vec::new(),
         }
@@ -364,7 +400,7 @@ mod tests {
             hint: "Hint.".into(),
             reused: false,
         };
-        capped.partial = Some(Partial {
+        capped.coverage = Coverage::Unsearched(Unsearched {
             paths: 1,
             first_error: "rg: x: denied".into(),
         });
@@ -386,8 +422,7 @@ mod tests {
             total: 3,
             shown: 2,
             binary_files: Vec::new(),
-            nothing_searched: false,
-            partial: None,
+            coverage: Coverage::Complete,
             spill: Spill::NotSaved {
                 reason: "none".into(),
             },

@@ -1,5 +1,5 @@
 //! The exact rg command lines of SPEC §2, assembled into the one `sh -c`
-//! string. Pure: builds text, runs nothing.
+//! string. Pure: builds text from a request, runs nothing.
 //!
 //! The string starts with `exec`, so sh becomes rg instead of forking it
 //! (dash, for one, forks even a lone command): one process less per call,
@@ -7,37 +7,39 @@
 //! killed it come back unchanged, and the parent-death signal the runner
 //! sets lands on rg itself.
 
-use super::quote::{NulByte, quote};
+use super::quote::quote;
+use crate::request::{GlobRequest, GrepRequest};
 use crate::tool::VCS_DIRS;
 
-/// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS excludes.
-pub fn glob_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String, NulByte> {
-    let mut words = glob_words(rg, "--glob", pattern)?;
-    push_path(&mut words, path)?;
-    Ok(words.join(" "))
+/// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS
+/// excludes [`-- <root>`]: `root` is the request's path, or the directory
+/// the walk starts from (`search::glob::walk_root`).
+pub fn glob_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
+    let mut words = glob_words(rg, "--glob", &r.pattern);
+    push_path(&mut words, root);
+    words.join(" ")
 }
 
-fn glob_words(rg: &str, flag: &str, pattern: &str) -> Result<Vec<String>, NulByte> {
+fn glob_words(rg: &str, flag: &str, pattern: &str) -> Vec<String> {
     let mut words = vec![
         "exec".to_owned(),
-        quote(rg)?,
+        quote(rg),
         "--no-config".to_owned(),
         "--files".to_owned(),
         "--null".to_owned(),
-        format!("{flag}={}", quote(pattern)?),
+        format!("{flag}={}", quote(pattern)),
         "--no-ignore".to_owned(),
         "--hidden".to_owned(),
     ];
-    push_vcs_excludes(&mut words)?;
-    Ok(words)
+    push_vcs_excludes(&mut words);
+    words
 }
 
-fn push_vcs_excludes(words: &mut Vec<String>) -> Result<(), NulByte> {
+fn push_vcs_excludes(words: &mut Vec<String>) {
     for dir in VCS_DIRS {
-        words.push(format!("--glob={}", quote(&format!("!**/{dir}"))?));
-        words.push(format!("--glob={}", quote(&format!("!**/{dir}/**"))?));
+        words.push(format!("--glob={}", quote(&format!("!**/{dir}"))));
+        words.push(format!("--glob={}", quote(&format!("!**/{dir}/**"))));
     }
-    Ok(())
 }
 
 /// One rule an empty search's probe relaxes (SPEC §4a).
@@ -53,36 +55,30 @@ pub enum Probe {
 /// A probe of an empty grep: the same pattern, include and path with one
 /// rule relaxed, files only, NUL-separated and in path order (so whatever
 /// the probe's byte cap cuts off, what it shows is the same every run).
-pub fn grep_probe_script(
-    rg: &str,
-    probe: Probe,
-    pattern: &str,
-    include: Option<&str>,
-    path: Option<&str>,
-) -> Result<String, NulByte> {
+pub fn grep_probe_script(rg: &str, probe: Probe, r: &GrepRequest) -> String {
     let mut words = grep_words(
         rg,
         &["--files-with-matches", "--null", "--sort=path", "--binary"],
-        pattern,
-        include,
-    )?;
+        r,
+    );
     match probe {
         Probe::Ignored => {
             words.extend(["--no-ignore".to_owned(), "--hidden".to_owned()]);
-            push_vcs_excludes(&mut words)?;
+            push_vcs_excludes(&mut words);
         }
         Probe::Case => words.push("--ignore-case".to_owned()),
     }
-    push_path(&mut words, path)?;
-    Ok(words.join(" "))
+    push_path(&mut words, r.path.as_deref());
+    words.join(" ")
 }
 
-/// The case probe of an empty glob: the pattern as `--iglob`, in path order.
-pub fn glob_case_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<String, NulByte> {
-    let mut words = glob_words(rg, "--iglob", pattern)?;
+/// The case probe of an empty glob: the pattern as `--iglob`, in path
+/// order, walked from `root` as the search was.
+pub fn glob_case_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
+    let mut words = glob_words(rg, "--iglob", &r.pattern);
     words.push("--sort=path".to_owned());
-    push_path(&mut words, path)?;
-    Ok(words.join(" "))
+    push_path(&mut words, root);
+    words.join(" ")
 }
 
 /// `rg --json --binary --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`].
@@ -91,50 +87,52 @@ pub fn glob_case_script(rg: &str, pattern: &str, path: Option<&str>) -> Result<S
 /// silently otherwise, so a log with one stray NUL reads as "no match");
 /// their `end` records then carry a `binary_offset`, and grep lists them
 /// without their lines (SPEC §2).
-pub fn grep_script(
-    rg: &str,
-    pattern: &str,
-    include: Option<&str>,
-    path: Option<&str>,
-) -> Result<String, NulByte> {
-    let mut words = grep_words(rg, &["--json", "--binary"], pattern, include)?;
-    push_path(&mut words, path)?;
-    Ok(words.join(" "))
+pub fn grep_script(rg: &str, r: &GrepRequest) -> String {
+    let mut words = grep_words(rg, &["--json", "--binary"], r);
+    push_path(&mut words, r.path.as_deref());
+    words.join(" ")
 }
 
 /// `rg --no-config <output flags> --regexp=<pattern>` [`--glob=<include>`]:
 /// what grep and its probes share.
-fn grep_words(
-    rg: &str,
-    output: &[&str],
-    pattern: &str,
-    include: Option<&str>,
-) -> Result<Vec<String>, NulByte> {
-    let mut words = vec!["exec".to_owned(), quote(rg)?, "--no-config".to_owned()];
+fn grep_words(rg: &str, output: &[&str], r: &GrepRequest) -> Vec<String> {
+    let mut words = vec!["exec".to_owned(), quote(rg), "--no-config".to_owned()];
     words.extend(output.iter().map(|flag| (*flag).to_owned()));
-    words.push(format!("--regexp={}", quote(pattern)?));
-    if let Some(include) = include {
-        words.push(format!("--glob={}", quote(include)?));
+    words.push(format!("--regexp={}", quote(&r.pattern)));
+    if let Some(include) = &r.include {
+        words.push(format!("--glob={}", quote(include)));
     }
-    Ok(words)
+    words
 }
 
-fn push_path(words: &mut Vec<String>, path: Option<&str>) -> Result<(), NulByte> {
+fn push_path(words: &mut Vec<String>, path: Option<&str>) {
     if let Some(path) = path {
         words.push("--".to_owned());
-        words.push(quote(path)?);
+        words.push(quote(path));
     }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn glob(pattern: &str, path: Option<&str>) -> GlobRequest {
+        GlobRequest::new(pattern.into(), path.map(Into::into)).unwrap()
+    }
+
+    fn grep(pattern: &str, include: Option<&str>, path: Option<&str>) -> GrepRequest {
+        GrepRequest::new(
+            pattern.into(),
+            path.map(Into::into),
+            include.map(Into::into),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn glob_line() {
         assert_eq!(
-            glob_script("rg", "**/*.rs", Some("-src")).unwrap(),
+            glob_script("rg", &glob("**/*.rs", None), Some("-src")),
             "exec 'rg' --no-config --files --null --glob='**/*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
@@ -145,20 +143,19 @@ mod tests {
     #[test]
     fn grep_line() {
         assert_eq!(
-            grep_script("/opt/rg", "-e it's", Some("*.{ts,tsx}"), None).unwrap(),
+            grep_script("/opt/rg", &grep("-e it's", Some("*.{ts,tsx}"), None)),
             r"exec '/opt/rg' --no-config --json --binary --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
         );
         assert_eq!(
-            grep_script("rg", "x", None, Some("a b")).unwrap(),
+            grep_script("rg", &grep("x", None, Some("a b"))),
             "exec 'rg' --no-config --json --binary --regexp='x' -- 'a b'"
         );
-        assert_eq!(grep_script("rg", "x\0", None, None), Err(NulByte));
     }
 
     #[test]
     fn probe_lines() {
         assert_eq!(
-            grep_probe_script("rg", Probe::Ignored, "x", Some("*.rs"), Some("p")).unwrap(),
+            grep_probe_script("rg", Probe::Ignored, &grep("x", Some("*.rs"), Some("p"))),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary \
              --regexp='x' --glob='*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
@@ -166,12 +163,12 @@ mod tests {
              --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' -- 'p'"
         );
         assert_eq!(
-            grep_probe_script("rg", Probe::Case, "x", None, None).unwrap(),
+            grep_probe_script("rg", Probe::Case, &grep("x", None, None)),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary \
              --regexp='x' --ignore-case"
         );
         assert_eq!(
-            glob_case_script("rg", "A*", None).unwrap(),
+            glob_case_script("rg", &glob("A*", None), None),
             "exec 'rg' --no-config --files --null --iglob='A*' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \

@@ -1,7 +1,13 @@
 //! Everything that knows about `sh`, `rg` and processes: the quoting
-//! function, the command lines, the runner and the `--json` decoder.
+//! function, the command lines, the runner (with its feed and its bounded
+//! stderr) and the `--json` model.
 
 pub mod command;
+mod feed;
 pub mod json;
+pub mod process;
 pub mod quote;
-pub mod run;
+mod stderr;
+
+pub use feed::Sink;
+pub use stderr::Stderr;

@@ -1,4 +1,7 @@
-//! How rg ended, read by rg's own message forms (SPEC §6).
+//! How a run that rg ended by itself stands, read by rg's own message
+//! forms (SPEC §6). A run cut short (over the byte cap, past the deadline,
+//! stopped by a signal) is its tool's to report: only the tool knows what
+//! it had found by then.
 //!
 //! rg exits 0 with results, 1 with none, 2 on any error. Exit 2 means a
 //! rejected pattern only when rg searched nothing at all (a pattern is
@@ -10,21 +13,12 @@
 //! while rg searches; text inside a path (an unreadable file called
 //! `regex parse error.txt`, a `.ignore` holding `a[`) never decides.
 
-use std::os::unix::process::ExitStatusExt;
-
-use super::report::Partial;
-use crate::error::{Kind, Rejection, SearchError};
-use crate::request::Request;
-use crate::rg::run::{End, RawRun, Stderr};
+use super::report::{Coverage, Unsearched};
+use crate::error::{Reason, Rejection, SearchError};
+use crate::rg::Stderr;
+use crate::rg::process::{Exited, Finished};
 use crate::settings::Settings;
-
-/// How a run that produced output should be reported.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Verdict {
-    Complete,
-    NothingSearched,
-    Partial(Partial),
-}
+use crate::tool::Tool;
 
 /// rg's message when its filters left nothing to search.
 const NOTHING_SEARCHED: &str = "No files were searched";
@@ -35,112 +29,80 @@ const TARGET_ERRORS: [&str; 3] = [
     "Not a directory",
 ];
 
-/// SPEC §6: rg exit 0 → results, 1 → empty, anything else an error, except
-/// exit 2 after results (partial) or with nothing searched (empty).
+/// SPEC §6: how a run of `tool` that `exited` by itself stands. Exit 0 →
+/// results, 1 → empty, anything else an error, except exit 2 after results
+/// (some paths unsearched) or with nothing searched (empty). `has_results`:
+/// the sink kept something; `malformed`: the first record it could not
+/// read.
 pub fn classify(
-    request: &Request,
+    tool: Tool,
     settings: &Settings,
-    raw: &RawRun,
+    exited: Exited,
+    run: &Finished,
     has_results: bool,
     malformed: Option<&str>,
-) -> Result<Verdict, SearchError> {
-    let tool = request.tool();
-    let status = match raw.end {
-        End::Halted(halt) => return Err(super::halted(tool, halt, settings)),
-        End::Overflow => {
-            return Err(SearchError::new(
-                tool,
-                Kind::RawOutputOverflow {
-                    cap: settings.limits.raw_output_max_bytes,
-                    heavy: Vec::new(),
-                    narrow: tool.narrow_advice(),
-                },
-            ));
-        }
-        End::Exited(status) => status,
-    };
-    let stderr = || raw.stderr.excerpt();
-    if let Some(signal) = status.signal() {
-        return Err(SearchError::new(
-            tool,
-            Kind::RgKilled {
+) -> Result<Coverage, SearchError> {
+    let stderr = || run.stderr.excerpt();
+    let fail = |reason| Err(SearchError::new(tool, reason));
+    let code = match exited {
+        Exited::Signal(signal) => {
+            return fail(Reason::RgKilled {
                 signal,
                 stderr: stderr(),
-            },
-        ));
-    }
-    let code = status.code().unwrap_or(-1);
-    if code == 2 && raw.stdout_bytes == 0 {
-        if let Some(rejection) = rejection(request, &raw.stderr) {
+            });
+        }
+        Exited::Status(code) => code,
+    };
+    if code == 2 && run.stdout_bytes == 0 {
+        if let Some(rejection) = rejection(tool, &run.stderr) {
             let quoted = match rejection {
                 // rg's own advice (--multiline) names a flag dsh-search
                 // does not have: only its first line is quoted.
-                Rejection::LineBreak => raw.stderr.first_line(),
+                Rejection::LineBreak => run.stderr.first_line(),
                 _ => stderr(),
             };
-            return Err(SearchError::new(
-                tool,
-                Kind::PatternRejected {
-                    rejection,
-                    status: code,
-                    stderr: quoted,
-                },
-            ));
+            return fail(Reason::PatternRejected {
+                rejection,
+                status: code,
+                stderr: quoted,
+            });
         }
     }
     if let Some(detail) = malformed {
         if matches!(code, 0..=2) {
-            return Err(SearchError::new(
-                tool,
-                Kind::MalformedOutput {
-                    detail: detail.to_owned(),
-                },
-            ));
+            return fail(Reason::MalformedOutput {
+                detail: detail.to_owned(),
+            });
         }
     }
     match code {
-        0 | 1 => Ok(Verdict::Complete),
-        2 if has_results => Ok(Verdict::Partial(Partial {
-            paths: raw.stderr.lines.max(1),
-            first_error: raw.stderr.first_line(),
+        0 | 1 => Ok(Coverage::Complete),
+        2 if has_results => Ok(Coverage::Unsearched(Unsearched {
+            paths: run.stderr.lines.max(1),
+            first_error: run.stderr.first_line(),
         })),
-        2 if any_message_starts(&raw.stderr, NOTHING_SEARCHED) => Ok(Verdict::NothingSearched),
-        2 if TARGET_ERRORS.iter().any(|e| raw.stderr.contains(e)) => Err(SearchError::new(
-            tool,
-            Kind::Target {
-                status: code,
-                stderr: stderr(),
-            },
-        )),
-        127 => Err(SearchError::new(
-            tool,
-            Kind::RgNotFound {
-                rg: settings.rg.given.clone(),
-                stderr: stderr(),
-            },
-        )),
-        126 => Err(SearchError::new(
-            tool,
-            Kind::RgNotExecutable {
-                rg: settings.rg.given.clone(),
-                stderr: stderr(),
-            },
-        )),
+        2 if any_message_starts(&run.stderr, NOTHING_SEARCHED) => Ok(Coverage::NothingSearched),
+        2 if TARGET_ERRORS.iter().any(|e| run.stderr.contains(e)) => fail(Reason::Target {
+            status: code,
+            stderr: stderr(),
+        }),
+        127 => fail(Reason::RgNotFound {
+            rg: settings.rg.given.clone(),
+            stderr: stderr(),
+        }),
+        126 => fail(Reason::RgNotExecutable {
+            rg: settings.rg.given.clone(),
+            stderr: stderr(),
+        }),
         // A shell that did not `exec` rg reports its death as 128 + signal.
-        129..=192 => Err(SearchError::new(
-            tool,
-            Kind::RgKilled {
-                signal: code - 128,
-                stderr: stderr(),
-            },
-        )),
-        _ => Err(SearchError::new(
-            tool,
-            Kind::RgFailed {
-                status: code,
-                stderr: stderr(),
-            },
-        )),
+        129..=192 => fail(Reason::RgKilled {
+            signal: code - 128,
+            stderr: stderr(),
+        }),
+        _ => fail(Reason::RgFailed {
+            status: code,
+            stderr: stderr(),
+        }),
     }
 }
 
@@ -159,7 +121,7 @@ fn any_message_starts(stderr: &Stderr, what: &str) -> bool {
 }
 
 /// Which pattern rg rejected, if its first message says one was.
-fn rejection(request: &Request, stderr: &Stderr) -> Option<Rejection> {
+fn rejection(tool: Tool, stderr: &Stderr) -> Option<Rejection> {
     let first = stderr.first_line();
     let first = message(&first);
     if first == "regex parse error:" || first.starts_with("regex could not be compiled") {
@@ -174,8 +136,8 @@ fn rejection(request: &Request, stderr: &Stderr) -> Option<Rejection> {
     first.strip_prefix("error parsing glob '")?;
     // glob passes rg its pattern (and fixed excludes that always parse);
     // grep's only glob is the include.
-    Some(match request {
-        Request::Glob(_) => Rejection::Glob,
-        Request::Grep(_) => Rejection::Include,
+    Some(match tool {
+        Tool::Glob => Rejection::Glob,
+        Tool::Grep => Rejection::Include,
     })
 }

@@ -16,13 +16,12 @@ use std::collections::HashMap;
 use std::thread;
 use std::time::Duration;
 
-use super::glob::{self, GlobSink};
+use super::listing::{self, ListingSink};
 use super::paths::Workdir;
 use super::places::{self, Leaf, parent_bytes, parent_of};
-use super::report::{Hint, Items, Report};
-use crate::request::Request;
-use crate::rg::command::{self, Probe};
-use crate::rg::run::{self, End, Spec};
+use super::report::{Hint, Items};
+use crate::rg::command::Probe;
+use crate::rg::process::{self, Ending, Exited, Spec};
 use crate::settings::Settings;
 use crate::stop::Budget;
 
@@ -44,40 +43,18 @@ const PROBE_SHARE: (u32, u32) = (3, 4);
 /// tree gives the same text.
 const PROBE_FLOOR: Duration = Duration::from_millis(250);
 
-/// The hints of an empty `request` whose search took `took`; a glob
-/// probe walks from `glob_root`, as its search did.
+/// The hints of an empty search that took `took`: each probe's `script`
+/// (built by the tool, see `rg::command`) run side by side, within the
+/// share of the budget above.
 pub fn probe(
-    request: &Request,
+    scripts: &[(Probe, String)],
     settings: &Settings,
     workdir: &Workdir,
-    glob_root: Option<&str>,
     took: Duration,
     budget: Budget<'_>,
 ) -> Vec<Hint> {
-    let Some(rg) = settings.rg.path() else {
-        return Vec::new();
-    };
     let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(PROBE_FLOOR));
-    let scripts: Vec<(Probe, String)> = match request {
-        Request::Glob(r) => command::glob_case_script(rg, &r.pattern, glob_root)
-            .map(|s| vec![(Probe::Case, s)])
-            .unwrap_or_default(),
-        Request::Grep(r) => [Probe::Ignored, Probe::Case]
-            .into_iter()
-            .filter_map(|probe| {
-                command::grep_probe_script(
-                    rg,
-                    probe,
-                    &r.pattern,
-                    r.include.as_deref(),
-                    r.path.as_deref(),
-                )
-                .ok()
-                .map(|s| (probe, s))
-            })
-            .collect(),
-    };
-    let found: Vec<(Probe, Option<Found>)> = thread::scope(|scope| {
+    let listed: Vec<(Probe, Option<Listed>)> = thread::scope(|scope| {
         let runs: Vec<_> = scripts
             .iter()
             .map(|(probe, script)| {
@@ -94,10 +71,10 @@ pub fn probe(
             .map(|(probe, run)| (probe, run.join().unwrap_or(None)))
             .collect()
     });
-    found
+    listed
         .into_iter()
-        .filter_map(|(probe, found)| {
-            let (paths, complete) = found?;
+        .filter_map(|(probe, listed)| {
+            let Listed { paths, complete } = listed?;
             let count = paths.len();
             let examples: Vec<String> = paths.iter().take(EXAMPLES).cloned().collect();
             Some(match probe {
@@ -118,25 +95,28 @@ pub fn probe(
 }
 
 /// The paths a probe listed (displayed), and whether that is all of them.
-type Found = (Vec<String>, bool);
+struct Listed {
+    paths: Vec<String>,
+    complete: bool,
+}
 
 /// What a probe found; `None` when it found nothing, failed, or ran out of
 /// time.
-fn paths(spec: &Spec<'_>, workdir: &Workdir) -> Option<Found> {
-    let mut sink = GlobSink::default();
-    let raw = run::run(spec, &mut sink).ok()?;
-    let complete = match raw.end {
-        End::Exited(status) if status.code() == Some(0) => true,
+fn paths(spec: &Spec<'_>, workdir: &Workdir) -> Option<Listed> {
+    let mut sink = ListingSink::default();
+    let finished = process::run(spec, &mut sink).ok()?;
+    let complete = match finished.ending {
+        Ending::Exited(Exited::Status(0)) => true,
         // It found more than it may print: what it printed stands.
-        End::Overflow => false,
+        Ending::Overflow => false,
         _ => return None,
     };
-    let paths: Vec<String> = glob::whole_paths(&sink.bytes)
+    let paths: Vec<String> = listing::whole_paths(&sink.bytes)
         .split(|&b| b == 0)
-        .filter(|p| glob::shows(p, workdir))
+        .filter(|p| listing::shows(p, workdir))
         .map(|p| String::from_utf8_lossy(&workdir.display(p)).into_owned())
         .collect();
-    (!paths.is_empty()).then_some((paths, complete))
+    (!paths.is_empty()).then_some(Listed { paths, complete })
 }
 
 /// What to pass as `path` to search `paths` (rg searches a path given
@@ -186,13 +166,14 @@ fn components(path: &str) -> Vec<&str> {
     }
 }
 
-/// The remainder of a capped `report`: how many results the page left out
-/// and the places most of them are in (see `places`).
-pub fn remainder(report: &Report) -> Option<Hint> {
-    if !report.truncated() {
+/// The remainder of a page that shows the first `shown` of the `total`
+/// results in `items`: how many it left out and the places most of them
+/// are in (see `places`). `None` when the page shows them all.
+pub fn remainder(items: &Items, shown: usize, total: usize) -> Option<Hint> {
+    if shown >= total {
         return None;
     }
-    let places = match &report.items {
+    let places = match items {
         Items::Glob(paths) => {
             // One count per directory, on the raw bytes (a string is
             // made per directory, not per path), reading the listing front
@@ -200,7 +181,7 @@ pub fn remainder(report: &Report) -> Option<Hint> {
             // directory's entries together) are counted without a lookup.
             let mut dirs: HashMap<&[u8], usize> = HashMap::new();
             let mut run: Option<(&[u8], usize)> = None;
-            for path in paths.raw_from_in_memory_order(report.shown) {
+            for path in paths.raw_from_in_memory_order(shown) {
                 let dir = parent_bytes(path);
                 match &mut run {
                     Some((last, n)) if *last == dir => *n += 1,
@@ -221,7 +202,7 @@ pub fn remainder(report: &Report) -> Option<Hint> {
             places::largest(named.iter().map(|(d, n)| (d.as_ref(), *n)), Leaf::FilesIn)
         }
         Items::Grep(files) => {
-            let mut left = report.shown;
+            let mut left = shown;
             let rest = files.iter().map(|f| {
                 let shown = f.matches.len().min(left);
                 left -= shown;
@@ -231,7 +212,7 @@ pub fn remainder(report: &Report) -> Option<Hint> {
         }
     };
     Some(Hint::Remainder {
-        count: report.total - report.shown,
+        count: total - shown,
         places,
     })
 }

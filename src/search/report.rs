@@ -84,9 +84,21 @@ pub enum Items {
     Grep(Vec<FileMatches>),
 }
 
-/// rg exited 2 after printing results: some paths could not be searched.
+/// How much of what was asked for rg searched, when the result stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Partial {
+pub enum Coverage {
+    /// Everything: rg exited 0 or 1.
+    Complete,
+    /// Nothing: the include or ignore rules excluded every file (rg exit 2
+    /// with "No files were searched"): an empty result (SPEC §4).
+    NothingSearched,
+    /// rg exited 2 after printing results: some paths could not be read.
+    Unsearched(Unsearched),
+}
+
+/// The paths rg could not search in a search that still found results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsearched {
     /// rg's error lines on stderr.
     pub paths: u64,
     pub first_error: String,
@@ -145,9 +157,7 @@ pub struct Report {
     /// grep: files rg found binary that matched, by displayed path in byte
     /// order; their lines are not shown (SPEC §2).
     pub binary_files: Vec<String>,
-    /// rg searched nothing (grep: include or ignore rules excluded every file).
-    pub nothing_searched: bool,
-    pub partial: Option<Partial>,
+    pub coverage: Coverage,
     pub spill: Spill,
     /// Where to look next, when the result is empty or capped.
     pub hints: Vec<Hint>,

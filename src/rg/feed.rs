@@ -1,0 +1,194 @@
+//! How rg's stdout reaches its [`Sink`]: inline while the output is small,
+//! then through a parser thread, so a large output is parsed while rg still
+//! searches and the runner's loop counts bytes at the speed rg writes them.
+//! Nothing here knows processes: the runner (`process`) pushes bytes and
+//! says how the run ended.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+/// stdout is parsed inline up to this many bytes, then on a parser thread.
+const INLINE_BYTES: u64 = 256 * 1024;
+/// Bytes of stdout handed to the parser thread at once.
+const BATCH: usize = 64 * 1024;
+/// Stack of the parser thread (serde's recursion is bounded by its depth limit).
+const PARSER_STACK: usize = 512 * 1024;
+
+/// Receives rg's stdout, in order, as it arrives, never past the byte cap.
+pub trait Sink: Send {
+    fn chunk(&mut self, bytes: &[u8]);
+    /// Called once after the last chunk when stdout ended normally.
+    fn finish(&mut self) {}
+    /// After an overflow, the bytes the sink had not parsed yet, to be
+    /// looked over cheaply (grep tells which files made the output large).
+    fn skim(&mut self, _bytes: &[u8]) {}
+    /// Called once after an overflow, when every byte was chunked or skimmed.
+    fn overflowed(&mut self) {}
+}
+
+/// What the feed does with what it has not parsed when the run ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// stdout ended: parse everything, then [`Sink::finish`].
+    Complete,
+    /// The deadline passed: parse what arrived, a result that is
+    /// incomplete (SPEC §4a); a record cut off by the kill stays unfinished.
+    TimedOut,
+    /// Over the byte cap: skim the rest, then [`Sink::overflowed`].
+    Overflow,
+    /// A signal or a cancellation: the result is not used; drop the backlog.
+    Abandon,
+}
+
+/// Where stdout goes: to the sink on this thread while the output is small,
+/// then to a parser thread, so a large output is parsed while rg still
+/// searches, and the cap is counted at the speed rg writes. Short searches
+/// start no thread at all.
+///
+/// On Linux the parser thread runs at the lowest priority: it uses cores rg
+/// leaves idle and never slows rg down (parsing at full priority took a
+/// core from rg's two and made an overflowing search 15% slower). Whatever
+/// it has not parsed when rg exits is handed back and parsed here, at
+/// normal priority, so a busy machine cannot starve the result.
+pub(super) enum Feed<'s, 'scope, S: Sink> {
+    Inline {
+        sink: &'s mut S,
+        /// Bytes parsed inline so far.
+        fed: u64,
+    },
+    Threaded {
+        batch: Vec<u8>,
+        tx: mpsc::Sender<Vec<u8>>,
+        parser: Parser<'scope, 's, S>,
+    },
+    /// Only while the sink moves to its thread.
+    Moving,
+}
+
+/// What the parser thread returns: the sink, the queue, and the batch it
+/// held when told to stop (the queue's remainder is parsed inline). `None`
+/// only if the sink never reached the thread, and then the feed stayed
+/// inline.
+type Handback<'s, S> = (&'s mut S, mpsc::Receiver<Vec<u8>>, Option<Vec<u8>>);
+/// The parser thread.
+type Parser<'scope, 's, S> = thread::ScopedJoinHandle<'scope, Option<Handback<'s, S>>>;
+
+impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
+    pub(super) fn new(sink: &'s mut S) -> Self {
+        Self::Inline { sink, fed: 0 }
+    }
+
+    /// Hand `bytes` on, moving the sink to its thread once the output
+    /// outgrows [`INLINE_BYTES`]; the thread is scoped to the run.
+    pub(super) fn push(
+        &mut self,
+        bytes: &[u8],
+        scope: &'scope thread::Scope<'scope, '_>,
+        handback: &'scope AtomicBool,
+    ) {
+        match self {
+            Self::Inline { sink, fed } => {
+                sink.chunk(bytes);
+                *fed += bytes.len() as u64;
+                if *fed <= INLINE_BYTES {
+                    return;
+                }
+            }
+            Self::Threaded { batch, tx, .. } => {
+                batch.extend_from_slice(bytes);
+                if batch.len() >= BATCH {
+                    let _ = tx.send(std::mem::replace(batch, Vec::with_capacity(BATCH)));
+                }
+                return;
+            }
+            Self::Moving => return,
+        }
+        if let Self::Inline { sink, .. } = std::mem::replace(self, Self::Moving) {
+            *self = match spawn_parser(sink, scope, handback) {
+                Ok((tx, parser)) => Self::Threaded {
+                    batch: Vec::with_capacity(BATCH),
+                    tx,
+                    parser,
+                },
+                // No thread to be had: go on inline, and try again later.
+                Err(sink) => Self::Inline { sink, fed: 0 },
+            };
+        }
+    }
+
+    /// End the feed as `how` says (see [`Finish`]).
+    pub(super) fn finish(self, how: Finish, handback: &AtomicBool) {
+        let sink = match self {
+            Self::Inline { sink, .. } => sink,
+            Self::Threaded { batch, tx, parser } => {
+                let _ = tx.send(batch);
+                handback.store(true, Ordering::SeqCst);
+                // An empty batch wakes a parser that waits for work.
+                let _ = tx.send(Vec::new());
+                drop(tx);
+                let (sink, rx, held) = match parser.join() {
+                    Ok(Some(handed)) => handed,
+                    Ok(None) => return,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                for batch in held.into_iter().chain(rx.try_iter()) {
+                    match how {
+                        Finish::Complete | Finish::TimedOut => sink.chunk(&batch),
+                        Finish::Overflow => sink.skim(&batch),
+                        Finish::Abandon => break,
+                    }
+                }
+                sink
+            }
+            Self::Moving => return,
+        };
+        match how {
+            Finish::Complete => sink.finish(),
+            Finish::Overflow => sink.overflowed(),
+            Finish::TimedOut | Finish::Abandon => {}
+        }
+    }
+}
+
+/// Start the parser thread and move `sink` to it; the sink comes back if
+/// the thread cannot be started. The thread parses batches until
+/// `handback` is set (or the queue closes), then returns the sink.
+fn spawn_parser<'s: 'scope, 'scope, S: Sink>(
+    sink: &'s mut S,
+    scope: &'scope thread::Scope<'scope, '_>,
+    handback: &'scope AtomicBool,
+) -> Result<(mpsc::Sender<Vec<u8>>, Parser<'scope, 's, S>), &'s mut S> {
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let (sink_tx, sink_rx) = mpsc::channel::<&'s mut S>();
+    let parser = thread::Builder::new()
+        .stack_size(PARSER_STACK)
+        .spawn_scoped(scope, move || {
+            lower_priority();
+            let sink = sink_rx.recv().ok()?;
+            loop {
+                let Ok(batch) = rx.recv() else {
+                    return Some((sink, rx, None));
+                };
+                if handback.load(Ordering::SeqCst) {
+                    return Some((sink, rx, Some(batch)));
+                }
+                sink.chunk(&batch);
+            }
+        });
+    let Ok(parser) = parser else { return Err(sink) };
+    match sink_tx.send(sink) {
+        Ok(()) => Ok((tx, parser)),
+        Err(mpsc::SendError(sink)) => Err(sink),
+    }
+}
+
+/// Linux: the calling thread (on Linux `setpriority(PRIO_PROCESS, 0)`
+/// names the thread, not the process) yields to every normal thread.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    let _ = rustix::process::setpriority_process(None, 19);
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
