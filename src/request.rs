@@ -189,22 +189,75 @@ mod tests {
         assert_eq!(grep("x", Some("a\0")).unwrap_err().field, "include");
     }
 
-    proptest::proptest! {
-        /// The comma rule agrees with a plain brace-depth reference on inputs
-        /// without escapes.
-        #[test]
-        fn comma_rule_matches_reference(s in "[a-z{},*.]{0,12}") {
-            let mut depth = 0i32;
-            let mut expected = false;
-            for c in s.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth = (depth - 1).max(0),
-                    ',' if depth == 0 => { expected = true; break; }
-                    _ => {}
+    /// A glob built from parts whose answer is known by construction: the
+    /// model the comma rule is tested against.
+    #[derive(Debug, Clone)]
+    enum Part {
+        /// A character with no meaning to the rule.
+        Plain(char),
+        /// `\` and the character it escapes (any, `,{}\` included).
+        Escaped(char),
+        Comma,
+        /// `{…}` around parts.
+        Group(Vec<Part>),
+    }
+
+    fn render(parts: &[Part], out: &mut String) {
+        for part in parts {
+            match part {
+                Part::Plain(c) => out.push(*c),
+                Part::Escaped(c) => {
+                    out.push('\\');
+                    out.push(*c);
+                }
+                Part::Comma => out.push(','),
+                Part::Group(inner) => {
+                    out.push('{');
+                    render(inner, out);
+                    out.push('}');
                 }
             }
-            proptest::prop_assert_eq!(has_top_level_comma(&s), expected);
+        }
+    }
+
+    fn part() -> impl proptest::strategy::Strategy<Value = Part> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            proptest::char::ranges(vec!['a'..='c', '*'..='*', '.'..='.'].into())
+                .prop_map(Part::Plain),
+            proptest::char::ranges(
+                vec![','..=',', '{'..='{', '}'..='}', '\\'..='\\', 'x'..='x'].into()
+            )
+            .prop_map(Part::Escaped),
+            Just(Part::Comma),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            proptest::collection::vec(inner, 0..4).prop_map(Part::Group)
+        })
+    }
+
+    proptest::proptest! {
+        /// The comma rule agrees with the structure a glob was built from:
+        /// a comma is top-level when it is a part of its own, outside every
+        /// group; a stray `}` at the top changes nothing; after an
+        /// unclosed `{` no comma is top-level.
+        #[test]
+        fn comma_rule_matches_the_structure(
+            parts in proptest::collection::vec(part(), 0..6),
+            stray_close in proptest::bool::ANY,
+            unclosed in proptest::option::of(proptest::collection::vec(part(), 0..4)),
+        ) {
+            let mut glob = String::new();
+            if stray_close {
+                glob.push('}');
+            }
+            render(&parts, &mut glob);
+            let top_level = parts.iter().any(|p| matches!(p, Part::Comma));
+            if let Some(tail) = &unclosed {
+                glob.push('{');
+                render(tail, &mut glob);
+            }
+            proptest::prop_assert_eq!(has_top_level_comma(&glob), top_level, "{:?}", glob);
         }
     }
 }

@@ -227,3 +227,274 @@ pub fn document(settings: &Settings) -> Value {
         "instructions": instructions(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! The output schema is tested against the envelopes the renderer
+    //! makes: every shape of result and failure validates, and every field
+    //! an envelope carries is declared (the schema allows more, for fields
+    //! added later, so only this test catches one left undeclared).
+
+    use super::*;
+    use crate::error::{ArgumentError, Error, Reason, SearchError, TimeoutPage};
+    use crate::render::{json as render_json, text};
+    use crate::response::{Body, Response};
+    use crate::search::report::{
+        Coverage, FileMatches, Hint, Items, LineMatch, Report, Spill, Unsearched,
+    };
+    use crate::stop::Halt;
+
+    /// `value` against `schema`, for the keywords the output schema uses;
+    /// the first problem, with where it is.
+    fn check(schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+        let fail = |what: &str| Err(format!("{at}: {what} (value {value})"));
+        if let Some(options) = schema.get("anyOf").and_then(Value::as_array) {
+            if !options.iter().any(|s| check(s, value, at).is_ok()) {
+                let why: Vec<String> = options
+                    .iter()
+                    .filter_map(|s| check(s, value, at).err())
+                    .collect();
+                return fail(&format!("matches no anyOf option: {why:?}"));
+            }
+        }
+        if let Some(want) = schema.get("const") {
+            if want != value {
+                return fail(&format!("is not {want}"));
+            }
+        }
+        if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+            if !options.contains(value) {
+                return fail("is none of the enum");
+            }
+        }
+        if let Some(types) = schema.get("type") {
+            let types: Vec<&str> = match types {
+                Value::String(t) => vec![t.as_str()],
+                Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+                _ => return fail("has a malformed type"),
+            };
+            let is = |t: &str| match t {
+                "object" => value.is_object(),
+                "array" => value.is_array(),
+                "string" => value.is_string(),
+                "boolean" => value.is_boolean(),
+                "null" => value.is_null(),
+                "integer" => value.is_u64() || value.is_i64(),
+                _ => false,
+            };
+            if !types.into_iter().any(is) {
+                return fail(&format!("is not of type {}", schema["type"]));
+            }
+        }
+        if let (Some(min), Some(n)) = (
+            schema.get("minimum").and_then(Value::as_i64),
+            value.as_i64(),
+        ) {
+            if n < min {
+                return fail(&format!("is below {min}"));
+            }
+        }
+        if let Some(object) = value.as_object() {
+            for key in schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if !object.contains_key(key) {
+                    return fail(&format!("lacks required {key}"));
+                }
+            }
+            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                for (key, field) in object {
+                    let Some(declared) = properties.get(key) else {
+                        return fail(&format!("has {key}, which the schema does not declare"));
+                    };
+                    check(declared, field, &format!("{at}.{key}"))?;
+                }
+            }
+        }
+        if let (Some(items), Some(list)) = (schema.get("items"), value.as_array()) {
+            for (i, item) in list.iter().enumerate() {
+                check(items, item, &format!("{at}[{i}]"))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn glob_report() -> Report {
+        Report {
+            tool: Tool::Glob,
+            items: Items::Glob(["a", "b/c", "d"].into_iter().collect()),
+            total: 3,
+            shown: 2,
+            binary_files: Vec::new(),
+            coverage: Coverage::Complete,
+            spill: Spill::Saved {
+                locator: "/s/x-glob-results.txt".into(),
+                hint: "H.".into(),
+                reused: false,
+            },
+            hints: vec![Hint::Remainder {
+                count: 1,
+                places: vec![("./".into(), 1)],
+            }],
+        }
+    }
+
+    fn grep_report() -> Report {
+        let line = |n| LineMatch {
+            line_number: n,
+            preview: "x".into(),
+            line_truncated: n == 2,
+        };
+        Report {
+            tool: Tool::Grep,
+            items: Items::Grep(vec![FileMatches {
+                path: "a.rs".into(),
+                matches: vec![line(1), line(2)],
+            }]),
+            total: 2,
+            shown: 1,
+            binary_files: vec!["app.log".into()],
+            coverage: Coverage::Unsearched(Unsearched {
+                paths: 1,
+                first_error: "rg: x: denied".into(),
+            }),
+            spill: Spill::NotSaved {
+                reason: "none".into(),
+            },
+            hints: Vec::new(),
+        }
+    }
+
+    fn empty_grep() -> Report {
+        Report {
+            tool: Tool::Grep,
+            items: Items::Grep(Vec::new()),
+            total: 0,
+            shown: 0,
+            binary_files: Vec::new(),
+            coverage: Coverage::NothingSearched,
+            spill: Spill::NotNeeded,
+            hints: vec![
+                Hint::Ignored {
+                    count: 2,
+                    complete: false,
+                    examples: vec!["vendor/a".into()],
+                    path: "vendor".into(),
+                },
+                Hint::Case {
+                    count: 1,
+                    complete: true,
+                    examples: vec!["A.rs".into()],
+                },
+            ],
+        }
+    }
+
+    fn response(tool: Tool, body: Body, ignored: &[&str]) -> Response {
+        Response {
+            tool: Some(tool),
+            body,
+            ignored: ignored.iter().map(|s| (*s).to_owned()).collect(),
+            explain: None,
+        }
+    }
+
+    fn failed(error: Error, partial: Option<Report>) -> Body {
+        Body::Failed {
+            error,
+            partial: partial.map(Box::new),
+        }
+    }
+
+    #[test]
+    fn every_envelope_is_what_the_output_schema_declares() {
+        let timed_out = |tool| {
+            Error::Search(SearchError::halted(
+                tool,
+                Halt::TimedOut,
+                300,
+                TimeoutPage::Ordered,
+            ))
+        };
+        let cases = [
+            response(
+                Tool::Glob,
+                Body::Results(glob_report()),
+                &["wait_for_previous"],
+            ),
+            response(Tool::Grep, Body::Results(grep_report()), &[]),
+            response(Tool::Grep, Body::Results(empty_grep()), &[]),
+            response(
+                Tool::Grep,
+                failed(
+                    Error::Argument(ArgumentError::new("include", "one glob")),
+                    None,
+                ),
+                &["extra"],
+            ),
+            response(
+                Tool::Glob,
+                failed(
+                    Error::Search(SearchError::new(
+                        Tool::Glob,
+                        Reason::RawOutputOverflow {
+                            cap: 10,
+                            heavy: Vec::new(),
+                        },
+                    )),
+                    None,
+                ),
+                &[],
+            ),
+            response(
+                Tool::Grep,
+                failed(timed_out(Tool::Grep), Some(grep_report())),
+                &[],
+            ),
+            response(
+                Tool::Glob,
+                failed(timed_out(Tool::Glob), Some(glob_report())),
+                &["x"],
+            ),
+        ];
+        for case in &cases {
+            let tool = case.tool.unwrap();
+            let text = text::response(case);
+            let value = render_json::to_value(&render_json::envelope(case, &text));
+            // The schema's two halves: a value must be one of them, and is
+            // checked against that one (so an undeclared field is caught).
+            let schema = output_schema(tool);
+            let half = &schema["anyOf"][usize::from(value["ok"] == false)];
+            if let Err(problem) = check(half, &value, "envelope") {
+                panic!("{tool}: {problem}");
+            }
+            assert_eq!(value["text"], text.as_str());
+        }
+    }
+
+    #[test]
+    fn the_checker_finds_what_is_wrong() {
+        let schema = output_schema(Tool::Grep);
+        let success = &schema["anyOf"][0];
+        let text = text::response(&response(Tool::Grep, Body::Results(grep_report()), &[]));
+        let r = response(Tool::Grep, Body::Results(grep_report()), &[]);
+        let mut value = render_json::to_value(&render_json::envelope(&r, &text));
+        assert_eq!(check(success, &value, "e"), Ok(()));
+        value["undeclared"] = Value::Bool(true);
+        assert!(
+            check(success, &value, "e")
+                .unwrap_err()
+                .contains("does not declare")
+        );
+        value.as_object_mut().unwrap().remove("undeclared");
+        value["files"][0]["matches"][0]["line_number"] = Value::from(0);
+        assert!(check(success, &value, "e").unwrap_err().contains("below 1"));
+        value["files"][0]["matches"][0]["line_number"] = Value::from(1);
+        value["spill"] = Value::from(3);
+        assert!(check(success, &value, "e").unwrap_err().contains("anyOf"));
+    }
+}

@@ -550,4 +550,19 @@ mod tests {
         assert_eq!(raw.ending, Ending::Halted(Halt::Cancelled));
         assert!(!keep.finished);
     }
+
+    /// The backstop behind the request rules (see `quote`): a script that
+    /// holds a NUL is refused before any process starts.
+    #[test]
+    fn a_nul_byte_never_reaches_a_shell() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = Stop::new();
+        let mut keep = Keep::default();
+        let started = run(
+            &spec("exec touch made\0 here", dir.path(), &stop, 10),
+            &mut keep,
+        );
+        assert!(started.is_err(), "{started:?}");
+        assert!(!dir.path().join("made").exists());
+    }
 }

@@ -37,7 +37,7 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
     let script = command::glob_script(super::rg_for_script(settings), r, root.as_deref());
     let sink = ListingSink::default();
-    super::run(
+    super::run_and_judge(
         Tool::Glob,
         script,
         settings,

@@ -23,7 +23,7 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     let script = command::grep_script(super::rg_for_script(settings), r);
     let workdir = Workdir::new(&settings.workdir);
     let sink = MatchSink::new(&workdir, settings.limits.grep_max_line_bytes);
-    super::run(
+    super::run_and_judge(
         Tool::Grep,
         script,
         settings,

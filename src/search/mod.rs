@@ -153,7 +153,7 @@ fn check_ready(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
 
 /// A tool's run: `script` into `sink` once [`check_ready`] holds, then
 /// `judge` makes the result of how rg ended and what the sink kept.
-fn run<S: Sink>(
+fn run_and_judge<S: Sink>(
     tool: Tool,
     script: String,
     settings: &Settings,

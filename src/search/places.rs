@@ -46,7 +46,7 @@ pub fn largest<'a>(
     let total = leaves.iter().map(|&(_, n)| n).sum();
     let root = Place {
         path: "",
-        kind: Kind::Dir,
+        kind: PlaceKind::Dir,
         count: total,
     };
     let mut places = parts(&leaves, leaf, &root);
@@ -55,7 +55,7 @@ pub fn largest<'a>(
         let shown = top(&places);
         let held: usize = shown.iter().map(|p| p.count).sum();
         let split = shown.iter().find_map(|place| {
-            if place.kind != Kind::Dir {
+            if place.kind != PlaceKind::Dir {
                 return None;
             }
             let parts = parts(&leaves, leaf, place);
@@ -76,7 +76,7 @@ pub fn largest<'a>(
 
 /// What a place is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Kind {
+enum PlaceKind {
     /// A directory: what lies anywhere in it.
     Dir,
     /// A file (grep).
@@ -90,7 +90,7 @@ struct Place<'a> {
     /// A file's path, or a directory's without its `/` (`""` the
     /// workdir, `/` the top of absolute paths): a slice of a leaf.
     path: &'a str,
-    kind: Kind,
+    kind: PlaceKind,
     count: usize,
 }
 
@@ -112,7 +112,7 @@ impl Place<'_> {
     /// The name as a path and whether a `/` follows it.
     fn spelling(&self) -> (&str, bool) {
         match (self.kind, self.path) {
-            (Kind::File, path) => (path, false),
+            (PlaceKind::File, path) => (path, false),
             (_, "") => ("./", false),
             (_, "/") => ("/", false),
             (_, path) => (path, true),
@@ -145,7 +145,7 @@ fn top<'p, 'a>(places: &'p [Place<'a>]) -> Vec<Place<'a>> {
 /// The parts of directory `place`: the directories, files and own files
 /// directly in it, with what each holds.
 fn parts<'a>(leaves: &[(&'a str, usize)], leaf: Leaf, place: &Place<'a>) -> Vec<Place<'a>> {
-    let mut counts: HashMap<(&'a str, Kind), usize> = HashMap::new();
+    let mut counts: HashMap<(&'a str, PlaceKind), usize> = HashMap::new();
     for &(path, count) in leaves {
         let dir = match leaf {
             Leaf::File => parent_of(path),
@@ -156,11 +156,11 @@ fn parts<'a>(leaves: &[(&'a str, usize)], leaf: Leaf, place: &Place<'a>) -> Vec<
         }
         let part = if dir.len() == place.path.len() {
             match leaf {
-                Leaf::File => (path, Kind::File),
-                Leaf::FilesIn => (path, Kind::Own),
+                Leaf::File => (path, PlaceKind::File),
+                Leaf::FilesIn => (path, PlaceKind::Own),
             }
         } else {
-            (child_of(place.path, dir), Kind::Dir)
+            (child_of(place.path, dir), PlaceKind::Dir)
         };
         *counts.entry(part).or_default() += count;
     }
@@ -217,14 +217,37 @@ pub(super) fn parent_bytes(path: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
 
-    /// Whether directory `dir` is `path` or holds it.
-    fn holds(dir: &str, path: &str) -> bool {
-        match dir {
-            "" => true,
-            "/" => path.starts_with('/'),
-            _ => {
-                path == dir
-                    || (path.starts_with(dir) && path.as_bytes().get(dir.len()) == Some(&b'/'))
+    /// A model of [`holds`] built another way: `dir`'s components are the
+    /// first components of `path` (`""` is the workdir, with none; `/` the
+    /// top of absolute paths, whose first component is empty).
+    fn model_holds(dir: &str, path: &str) -> bool {
+        let components = |p: &str| -> Vec<String> {
+            match p {
+                "" => Vec::new(),
+                "/" => vec![String::new()],
+                _ => p.split('/').map(str::to_owned).collect(),
+            }
+        };
+        let (dir, path) = (components(dir), components(path));
+        path.len() >= dir.len() && path[..dir.len()] == dir[..]
+    }
+
+    #[test]
+    fn holds_agrees_with_the_component_model() {
+        let names = [
+            "", "/", "a", "a-b", "a/b", "a/b/c", "ab", "/a", "/a/b", "/ab", "a.b/c", "é/x",
+        ];
+        for dir in names {
+            for path in names {
+                if path.is_empty() || (dir == "/" && path == "/") {
+                    // Not a leaf or place a listing holds.
+                    continue;
+                }
+                assert_eq!(
+                    holds(dir, path),
+                    model_holds(dir, path),
+                    "holds({dir:?}, {path:?})"
+                );
             }
         }
     }
@@ -379,12 +402,12 @@ mod tests {
             for d in &dirs {
                 let held: usize = leaves
                     .iter()
-                    .filter(|(p, _)| holds(d, &dir_of(p)))
+                    .filter(|(p, _)| model_holds(d, &dir_of(p)))
                     .map(|&(_, n)| n)
                     .sum();
                 let place = Place {
                     path: d,
-                    kind: Kind::Dir,
+                    kind: PlaceKind::Dir,
                     count: held,
                 };
                 let parts = parts(&leaves, leaf, &place);
@@ -394,9 +417,13 @@ mod tests {
                     "{leaf:?} {d:?}"
                 );
                 for part in &parts {
-                    assert!(holds(d, part.path), "{leaf:?} {d:?} holds {:?}", part.path);
                     assert!(
-                        part.kind != Kind::Dir || part.path != d.as_str(),
+                        model_holds(d, part.path),
+                        "{leaf:?} {d:?} holds {:?}",
+                        part.path
+                    );
+                    assert!(
+                        part.kind != PlaceKind::Dir || part.path != d.as_str(),
                         "{d:?} is its own part"
                     );
                 }

@@ -9,7 +9,7 @@ use std::process::Output;
 
 use serde_json::{Value, json};
 
-use crate::harness::{T0, TestDir, assert_out, stdout};
+use crate::harness::{Ran, T0, TestDir, assert_out, stdout};
 
 /// The tree every test here searches: two Rust files under `src`, one under
 /// `tests`, a Markdown file the `*.rs` include leaves out. mtimes are set so
@@ -37,7 +37,7 @@ fn code_and_stdout(out: &Output) -> (Option<i32>, String) {
 /// stdin after `-`, and on stdin with no ARGS. Assert the four give the
 /// same exit code and byte-identical stdout, and return the argv run.
 #[track_caller]
-fn same_as_argv(t: &TestDir, opts: &[&str], tool: &str, argv: &[&str], json: &str) -> Output {
+fn same_as_argv(t: &TestDir, opts: &[&str], tool: &str, argv: &[&str], json: &str) -> Ran {
     let direct = t.cmd().args(opts).arg(tool).args(argv).output().unwrap();
     let runs = [
         (

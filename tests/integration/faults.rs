@@ -9,9 +9,8 @@
 
 use std::fs;
 use std::path::PathBuf;
-use std::process::Output;
 
-use crate::harness::{TestDir, assert_out, stdout};
+use crate::harness::{Ran, TestDir, assert_out, stdout};
 use crate::procs::{Sleepers, interrupt};
 
 /// The advice after a pattern error (error.rs), per tool.
@@ -48,7 +47,7 @@ fn scripted(t: &TestDir, out: &[u8], err: &[u8], code: i32) -> String {
 }
 
 /// Run the binary with `--rg <rg>` followed by `args`.
-fn run_with(t: &TestDir, rg: &str, args: &[&str]) -> Output {
+fn run_with(t: &TestDir, rg: &str, args: &[&str]) -> Ran {
     t.cmd()
         .arg("--rg")
         .arg(rg)
@@ -478,7 +477,7 @@ fn exit_3_is_exit_4_naming_the_status() {
 // ----------------------------------------------------------- malformed JSON
 
 /// Run grep against a fake rg printing `out` and exiting 0.
-fn grep_output(out: &str) -> Output {
+fn grep_output(out: &str) -> Ran {
     let t = TestDir::new();
     let rg = scripted(&t, out.as_bytes(), b"", 0);
     run_with(&t, &rg, &["grep", "x"])

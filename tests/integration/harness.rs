@@ -4,15 +4,16 @@
 
 #![allow(dead_code)]
 
+use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::fs;
+use std::ops::Deref;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use filetime::FileTime;
 use tempfile::TempDir;
 
@@ -112,10 +113,33 @@ impl TestDir {
 
     /// The binary, run in this directory, with a clean environment and the
     /// pinned real rg; every run is killed after [`TEST_TIMEOUT`].
-    pub fn cmd(&self) -> Command {
-        let mut cmd = Command::from_std(self.cmd_std());
-        cmd.timeout(TEST_TIMEOUT);
-        cmd
+    pub fn cmd(&self) -> Cmd {
+        let mut inner = assert_cmd::Command::from_std(self.cmd_std());
+        inner.timeout(TEST_TIMEOUT);
+        Cmd {
+            inner,
+            words: Vec::new(),
+            envs: Vec::new(),
+            cwd: self.path().to_path_buf(),
+            uid: None,
+        }
+    }
+
+    /// [`TestDir::cmd`], run as the user and group `uid`/`gid` (the test
+    /// must be root to ask for that).
+    pub fn cmd_as(&self, uid: u32, gid: u32) -> Cmd {
+        use std::os::unix::process::CommandExt;
+        let mut std = self.cmd_std();
+        std.uid(uid).gid(gid);
+        let mut inner = assert_cmd::Command::from_std(std);
+        inner.timeout(TEST_TIMEOUT);
+        Cmd {
+            inner,
+            words: Vec::new(),
+            envs: Vec::new(),
+            cwd: self.path().to_path_buf(),
+            uid: Some(uid),
+        }
     }
 
     /// The same as a `std::process::Command`, for tests that spawn the
@@ -138,7 +162,7 @@ impl TestDir {
     }
 
     /// Run the binary with `args` and return its output.
-    pub fn run(&self, args: &[&str]) -> Output {
+    pub fn run(&self, args: &[&str]) -> Ran {
         self.cmd().args(args).output().unwrap()
     }
 
@@ -148,19 +172,145 @@ impl TestDir {
     }
 }
 
-/// Assert exit code and stdout byte for byte; on a mismatch, show the
-/// lines that differ (as fd's test environment does), then both in full.
+/// A run of the binary being built: what the test asked for (arguments,
+/// variables, directory), so a failure can say what ran.
+pub struct Cmd {
+    inner: assert_cmd::Command,
+    words: Vec<OsString>,
+    envs: Vec<(OsString, Option<OsString>)>,
+    cwd: PathBuf,
+    /// The user it runs as, when not the test's own.
+    uid: Option<u32>,
+}
+
+impl Cmd {
+    pub fn arg(&mut self, arg: impl AsRef<OsStr>) -> &mut Self {
+        self.words.push(arg.as_ref().to_owned());
+        self.inner.arg(arg);
+        self
+    }
+
+    pub fn args<I, S>(&mut self, args: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        for arg in args {
+            self.arg(arg);
+        }
+        self
+    }
+
+    pub fn env(&mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> &mut Self {
+        let (key, value) = (key.as_ref(), value.as_ref());
+        self.envs.push((key.to_owned(), Some(value.to_owned())));
+        self.inner.env(key, value);
+        self
+    }
+
+    pub fn env_remove(&mut self, key: impl AsRef<OsStr>) -> &mut Self {
+        self.envs.push((key.as_ref().to_owned(), None));
+        self.inner.env_remove(key);
+        self
+    }
+
+    pub fn current_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.cwd = self.cwd.join(dir.as_ref());
+        self.inner.current_dir(dir);
+        self
+    }
+
+    pub fn write_stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Self {
+        self.inner.write_stdin(input);
+        self
+    }
+
+    /// Run it to the end (or [`TEST_TIMEOUT`]).
+    pub fn output(&mut self) -> std::io::Result<Ran> {
+        let output = self.inner.output()?;
+        let mut command = "dsh-search".to_owned();
+        for word in &self.words {
+            let word = word.to_string_lossy();
+            let quoted = shlex::try_quote(&word)
+                .map_or_else(|_| format!("{word:?}"), std::borrow::Cow::into_owned);
+            let _ = write!(command, " {quoted}");
+        }
+        let envs = self
+            .envs
+            .iter()
+            .map(|(k, v)| match v {
+                Some(v) => format!("{}={}", k.to_string_lossy(), v.to_string_lossy()),
+                None => format!("-u {}", k.to_string_lossy()),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        Ok(Ran {
+            output,
+            command,
+            envs,
+            cwd: self.cwd.clone(),
+            uid: self.uid,
+        })
+    }
+}
+
+/// What a [`Cmd`] printed, and what it was.
+pub struct Ran {
+    pub output: Output,
+    /// The command line, shell-quoted.
+    pub command: String,
+    /// The variables the test set or removed (the rest is the harness's
+    /// clean environment).
+    pub envs: String,
+    pub cwd: PathBuf,
+    pub uid: Option<u32>,
+}
+
+impl std::fmt::Debug for Ran {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {:?}", self.describe(), self.output)
+    }
+}
+
+impl Deref for Ran {
+    type Target = Output;
+
+    fn deref(&self) -> &Output {
+        &self.output
+    }
+}
+
+impl Ran {
+    /// What ran, for a failure message: the command, its directory and the
+    /// variables the test gave it.
+    pub fn describe(&self) -> String {
+        let envs = if self.envs.is_empty() {
+            String::new()
+        } else {
+            format!(" (env: {})", self.envs)
+        };
+        let user = self
+            .uid
+            .map_or(String::new(), |uid| format!(" as uid {uid}"));
+        format!("`{}` in {}{user}{envs}", self.command, self.cwd.display())
+    }
+}
+
+/// Assert exit code and stdout byte for byte; on a mismatch, say what ran
+/// and where, show the lines that differ (as fd's test environment does),
+/// then both in full, and stderr.
 #[track_caller]
-pub fn assert_out(out: &Output, code: i32, stdout: &str) {
-    let got = String::from_utf8_lossy(&out.stdout);
-    if (out.status.code(), got.as_ref()) == (Some(code), stdout) {
+pub fn assert_out(ran: &Ran, code: i32, stdout: &str) {
+    let got = String::from_utf8_lossy(&ran.stdout);
+    if (ran.status.code(), got.as_ref()) == (Some(code), stdout) {
         return;
     }
     panic!(
-        "exit {:?} (want {code})\n{}\n--- want\n{stdout}\n--- got\n{got}\n--- stderr\n{}",
-        out.status.code(),
+        "{} did not produce the expected output\nexit {:?} (want {code})\n{}\n--- want\n{stdout}\n--- got\n{got}\n--- stderr\n{}",
+        ran.describe(),
+        ran.status.code(),
         line_diff(stdout, &got),
-        String::from_utf8_lossy(&out.stderr)
+        String::from_utf8_lossy(&ran.stderr)
     );
 }
 

@@ -7,7 +7,7 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
-use crate::harness::{TestDir, assert_out, stdout};
+use crate::harness::{Ran, TestDir, assert_out, stdout};
 use crate::procs::Sleepers;
 use crate::spill::content_hash;
 
@@ -15,12 +15,12 @@ use crate::spill::content_hash;
 const GREP_UNSAVED: &str =
     "(The complete result could not be saved; narrow pattern, path, or include to see more.)";
 
-fn run(t: &TestDir, args: &[&str]) -> std::process::Output {
+fn run(t: &TestDir, args: &[&str]) -> Ran {
     t.run(args)
 }
 
 /// `args` with `--format json` in front.
-fn json(t: &TestDir, args: &[&str]) -> std::process::Output {
+fn json(t: &TestDir, args: &[&str]) -> Ran {
     let mut all = vec!["--format", "json"];
     all.extend_from_slice(args);
     t.run(&all)
