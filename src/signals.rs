@@ -13,7 +13,7 @@
 //! - SIGPIPE is ignored by the Rust runtime (a closed stdout shows up as
 //!   EPIPE on write instead), so it never ends dsh-search.
 //! - SIGKILL cannot be caught: the runner asks the OS for a parent-death
-//!   signal where it has one (see `rg::run`).
+//!   signal where it has one (see `rg::process`).
 
 use signal_hook::consts::signal::{
     SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU,

@@ -43,3 +43,5 @@ mod spill;
 mod json;
 // Where to look next: probes of empty results, remainder lines, timeout pages.
 mod hints;
+// The README and doc/: links that land, examples that print what they show.
+mod docs;
