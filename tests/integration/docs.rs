@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::harness::{T0, TestDir, assert_out};
 
-/// What marks a ```console block whose commands this file runs.
+/// What marks a console block whose commands this file runs.
 const CHECKED: &str = "<!-- checked: the demo tree of tests/integration/docs.rs -->";
 /// The spill directory the examples name; replaced by a temp dir.
 const DEMO_SPILL: &str = "/tmp/dsh-spill";
@@ -146,7 +146,7 @@ fn examples(block: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Every ```console block after the [`CHECKED`] mark, in every document.
+/// Every console block after the [`CHECKED`] mark, in every document.
 fn checked_blocks() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     for doc in documents() {
@@ -160,7 +160,7 @@ fn checked_blocks() -> Vec<(PathBuf, String)> {
                     panic!("{}: {CHECKED} is not before a console block", doc.display())
                 });
             let end = body.find("\n```").unwrap();
-            out.push((doc.clone(), body[..end + 1].to_owned()));
+            out.push((doc.clone(), body[..=end].to_owned()));
         }
     }
     out
