@@ -255,12 +255,20 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__glob)
-            opts="-C -h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-i -C -h --ignore-case --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -317,13 +325,53 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__grep)
-            opts="-C -h --include --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-B -A -i -F -U -t -C -h --include --output --context --before --after --ignore-case --literal --multiline --type --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --include)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "content files count" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -B)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -A)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

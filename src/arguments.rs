@@ -8,8 +8,8 @@
 use serde_json::{Map, Value};
 
 use crate::error::ArgumentError;
-use crate::request::Request;
-use crate::tool::{Tool, Values};
+use crate::request::{Ignored, Request};
+use crate::tool::{ArgKind, Argument, Tool, Value as ToolValue, Values};
 
 /// The arguments text: `given`, or all of stdin when `None`.
 pub fn read(given: Option<String>) -> Result<String, ArgumentError> {
@@ -29,16 +29,34 @@ pub fn read(given: Option<String>) -> Result<String, ArgumentError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Arguments {
     pub request: Result<Request, ArgumentError>,
-    /// Unknown field names, in the order given.
-    pub ignored: Vec<String>,
+    /// What was given and not used: unknown fields, in the order given,
+    /// then arguments the others make moot.
+    pub ignored: Vec<Ignored>,
 }
 
 impl Arguments {
-    /// Arguments with nothing ignored (argv, or JSON that is no object).
-    pub fn from(request: Result<Request, ArgumentError>) -> Self {
+    /// Arguments that broke a rule, with nothing ignored.
+    pub fn rejected(e: ArgumentError) -> Self {
         Self {
-            request,
+            request: Err(e),
             ignored: Vec::new(),
+        }
+    }
+
+    /// Arguments from values a front-end read (argv, or a JSON object).
+    pub fn from_values(tool: Tool, values: Values, mut ignored: Vec<Ignored>) -> Self {
+        match Request::new(tool, values) {
+            Ok((request, moot)) => {
+                ignored.extend(moot);
+                Self {
+                    request: Ok(request),
+                    ignored,
+                }
+            }
+            Err(e) => Self {
+                request: Err(e),
+                ignored,
+            },
         }
     }
 }
@@ -46,16 +64,16 @@ impl Arguments {
 /// Parse `text` as the arguments of `tool`.
 pub fn parse(tool: Tool, text: &str) -> Arguments {
     if text.trim().is_empty() {
-        return Arguments::from(Err(ArgumentError::new(
+        return Arguments::rejected(ArgumentError::new(
             "arguments",
             format!(
                 "{tool} got no arguments: pass a JSON object such as {{\"pattern\": \"...\"}}, on the command line or on stdin"
             ),
-        )));
+        ));
     }
     match serde_json::from_str::<Value>(text) {
         Ok(value) => arguments(tool, &value),
-        Err(e) => Arguments::from(Err(ArgumentError::new("arguments", not_json(tool, &e)))),
+        Err(e) => Arguments::rejected(ArgumentError::new("arguments", not_json(tool, &e))),
     }
 }
 
@@ -77,24 +95,32 @@ fn not_json(tool: Tool, e: &serde_json::Error) -> String {
 /// The arguments of `tool` from a JSON value.
 pub fn arguments(tool: Tool, value: &Value) -> Arguments {
     let Value::Object(map) = value else {
-        return Arguments::from(Err(ArgumentError::new(
+        return Arguments::rejected(ArgumentError::new(
             "arguments",
             format!("{tool} arguments must be a JSON object such as {{\"pattern\": \"...\"}}"),
-        )));
+        ));
     };
-    let known = |name: &str| tool.arguments().iter().any(|a| a.name == name);
-    Arguments {
-        request: request(tool, map),
-        ignored: map.keys().filter(|k| !known(k)).cloned().collect(),
+    let unknown = map
+        .keys()
+        .filter(|k| tool.argument(k).is_none())
+        .map(|k| Ignored::Unknown(k.clone()))
+        .collect();
+    match values(tool, map) {
+        Ok(values) => Arguments::from_values(tool, values, unknown),
+        Err(e) => Arguments {
+            request: Err(e),
+            ignored: unknown,
+        },
     }
 }
 
-/// The request of `tool` from its arguments object: each argument of the
-/// table in `tool`, type-checked in order, then the rules of SPEC §3.
-fn request(tool: Tool, map: &Map<String, Value>) -> Result<Request, ArgumentError> {
+/// The values of `tool`'s arguments in its arguments object: each argument
+/// of the table in `tool`, type-checked in order (the rules of SPEC §3 are
+/// then `request`'s, as for argv).
+fn values(tool: Tool, map: &Map<String, Value>) -> Result<Values, ArgumentError> {
     let mut values = Values::default();
     for argument in tool.arguments() {
-        match string(tool, map, argument.name)? {
+        match value(tool, map, argument)? {
             Some(value) => values.set(argument.name, value),
             None if argument.required => {
                 return Err(ArgumentError::new(
@@ -105,26 +131,43 @@ fn request(tool: Tool, map: &Map<String, Value>) -> Result<Request, ArgumentErro
             None => {}
         }
     }
-    Request::new(tool, values)
+    Ok(values)
 }
 
-/// A string field; absent or `null` is `None` (models often send `null`
-/// for an optional argument they do not use).
-fn string(
+/// The value of `argument`, checked against its kind; absent or `null` is
+/// `None` (models often send `null` for an optional argument they do not
+/// use). A choice is read as text: its values are a rule of `request`.
+fn value(
     tool: Tool,
     map: &Map<String, Value>,
-    field: &'static str,
-) -> Result<Option<String>, ArgumentError> {
-    match map.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(ArgumentError::new(
+    argument: &Argument,
+) -> Result<Option<ToolValue>, ArgumentError> {
+    let field = argument.name;
+    let given = match map.get(field) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(given) => given,
+    };
+    let wrong = |want: &str| {
+        Err(ArgumentError::new(
             field,
             format!(
-                "{tool} argument `{field}` must be a string, not {}",
-                kind(other)
+                "{tool} argument `{field}` must be {want}, not {}",
+                kind(given)
             ),
-        )),
+        ))
+    };
+    match (argument.kind, given) {
+        (ArgKind::Text { .. } | ArgKind::Choice { .. }, Value::String(s)) => {
+            Ok(Some(ToolValue::Text(s.clone())))
+        }
+        (ArgKind::Text { .. } | ArgKind::Choice { .. }, _) => wrong("a string"),
+        (ArgKind::Switch, Value::Bool(b)) => Ok(Some(ToolValue::Bool(*b))),
+        (ArgKind::Switch, _) => wrong("true or false"),
+        (ArgKind::Number { .. }, Value::Number(n)) => match n.as_u64() {
+            Some(n) => Ok(Some(ToolValue::Number(n))),
+            None => wrong("a whole number of at least 0"),
+        },
+        (ArgKind::Number { .. }, _) => wrong("a whole number"),
     }
 }
 
@@ -152,15 +195,82 @@ mod tests {
         );
         assert_eq!(
             args.request,
-            Ok(Request::Glob(GlobRequest {
-                pattern: "*".into(),
-                path: None
-            }))
+            Ok(Request::Glob(GlobRequest::new("*".into(), None).unwrap()))
         );
-        assert_eq!(args.ignored, ["wait_for_previous", "include"]);
+        let unknown = |names: &[&str]| -> Vec<Ignored> {
+            names
+                .iter()
+                .map(|n| Ignored::Unknown((*n).to_owned()))
+                .collect()
+        };
+        assert_eq!(args.ignored, unknown(&["wait_for_previous", "include"]));
         let bad = parse(Tool::Grep, r#"{"pattern":7,"extra":1}"#);
         assert_eq!(bad.request.unwrap_err().field, "pattern");
-        assert_eq!(bad.ignored, ["extra"]);
+        assert_eq!(bad.ignored, unknown(&["extra"]));
+    }
+
+    #[test]
+    fn typed_arguments_and_moot_context() {
+        let Ok(Request::Grep(r)) = parse(
+            Tool::Grep,
+            r#"{"pattern":"x","output":"files","context":2,"after":1,"ignore_case":true,"literal":false,"type":"rust","offset":3,"limit":null}"#,
+        )
+        .request
+        else {
+            panic!("a grep request")
+        };
+        assert_eq!(r.output, crate::request::Output::Files);
+        assert!(r.ignore_case && !r.literal && !r.multiline);
+        assert_eq!(r.file_type.as_deref(), Some("rust"));
+        assert_eq!((r.page.offset, r.page.limit), (3, None));
+        assert_eq!(r.context, crate::request::Context::default());
+        let args = parse(Tool::Grep, r#"{"pattern":"x","output":"count","before":1}"#);
+        assert_eq!(
+            args.ignored,
+            [Ignored::Moot {
+                name: "before",
+                why: "output \"count\" shows no lines"
+            }]
+        );
+        let Ok(Request::Grep(r)) =
+            parse(Tool::Grep, r#"{"pattern":"x","context":2,"after":0}"#).request
+        else {
+            panic!("a grep request")
+        };
+        assert_eq!(
+            r.context,
+            crate::request::Context {
+                before: 2,
+                after: 0
+            }
+        );
+        let cases = [
+            (r#"{"pattern":"x","context":11}"#, "context", "from 0 to 10"),
+            (r#"{"pattern":"x","before":-1}"#, "before", "a whole number"),
+            (r#"{"pattern":"x","after":1.5}"#, "after", "a whole number"),
+            (r#"{"pattern":"x","limit":0}"#, "limit", "at least 1"),
+            (
+                r#"{"pattern":"x","output":"lines"}"#,
+                "output",
+                "content, files, count",
+            ),
+            (
+                r#"{"pattern":"x","ignore_case":"yes"}"#,
+                "ignore_case",
+                "true or false",
+            ),
+            (r#"{"pattern":"x","type":" "}"#, "type", "blank"),
+            (
+                r#"{"pattern":"x","offset":"3"}"#,
+                "offset",
+                "a whole number",
+            ),
+        ];
+        for (text, field, message) in cases {
+            let e = parse(Tool::Grep, text).request.unwrap_err();
+            assert_eq!(e.field, field, "{text}");
+            assert!(e.message.contains(message), "{text}: {}", e.message);
+        }
     }
 
     #[test]
@@ -173,11 +283,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             ok,
-            Request::Grep(GrepRequest {
-                pattern: "x".into(),
-                path: None,
-                include: Some("*.rs".into())
-            })
+            Request::Grep(GrepRequest::new("x".into(), None, Some("*.rs".into())).unwrap())
         );
         let cases = [
             (

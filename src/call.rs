@@ -27,10 +27,7 @@ pub fn respond(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) ->
             save_capped(tool, &mut result, settings);
             let body = match result {
                 Ok(report) => Body::Results(report),
-                Err(Failure { error, partial }) => Body::Failed {
-                    error: Error::Search(error),
-                    partial,
-                },
+                Err(Failure { error, partial }) => Body::Failed { error, partial },
             };
             let explain = settings.explain.then(|| {
                 explain::render(&explain::Facts {
@@ -67,7 +64,7 @@ fn save_capped(tool: Tool, result: &mut Result<Report, Failure>, settings: &Sett
     match result {
         Ok(report) if report.truncated() => report.spill = save(report, settings, None),
         Err(Failure {
-            error,
+            error: Error::Search(error),
             partial: Some(report),
         }) if report.truncated() => {
             if let Reason::TimedOut { ms, .. } = error.reason() {

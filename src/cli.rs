@@ -16,7 +16,7 @@ use clap::builder::PossibleValue;
 use crate::error::exit_status_help;
 use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Options};
 use crate::spill::DEFAULT_HINT;
-use crate::tool::{self, Tool, Values};
+use crate::tool::{self, ArgKind, Argument, Tool, Value, Values};
 
 const EXAMPLES: &str = r"Examples:
   Find Rust files, newest first:
@@ -103,8 +103,10 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options that apply to every subcommand (before or after it).
+/// Options that apply to every subcommand (before or after it). In a
+/// tool's `--help` they come after the tool's own arguments.
 #[derive(Debug, Args)]
+#[command(next_display_order = 100)]
 pub struct GlobalArgs {
     /// Directory rg runs in; output paths are shown relative to it
     /// [default: the current directory]
@@ -239,8 +241,17 @@ impl<const GREP: bool> clap::FromArgMatches for ToolArgs<GREP> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut values = Values::default();
         for argument in Self::TOOL.arguments() {
-            if let Some(value) = matches.get_one::<String>(argument.name) {
-                values.set(argument.name, value.clone());
+            let value = match argument.kind {
+                ArgKind::Text { .. } | ArgKind::Choice { .. } => matches
+                    .get_one::<String>(argument.name)
+                    .map(|v| Value::Text(v.clone())),
+                ArgKind::Switch => matches.get_flag(argument.name).then_some(Value::Bool(true)),
+                ArgKind::Number { .. } => matches
+                    .get_one::<u64>(argument.name)
+                    .map(|n| Value::Number(*n)),
+            };
+            if let Some(value) = value {
+                values.set(argument.name, value);
             }
         }
         Ok(Self { values })
@@ -254,23 +265,55 @@ impl<const GREP: bool> clap::FromArgMatches for ToolArgs<GREP> {
 
 impl<const GREP: bool> Args for ToolArgs<GREP> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        Self::TOOL.arguments().iter().fold(cmd, |cmd, argument| {
-            let arg = clap::Arg::new(argument.name)
-                .value_name(argument.value_name)
-                .help(argument.help)
-                .required(argument.required)
-                .action(clap::ArgAction::Set)
-                .value_parser(Utf8);
-            cmd.arg(if argument.positional {
-                arg
-            } else {
-                arg.long(argument.name).allow_hyphen_values(true)
+        Self::TOOL
+            .arguments()
+            .iter()
+            .enumerate()
+            .fold(cmd, |cmd, (i, argument)| {
+                cmd.arg(tool_arg(argument).display_order(i))
             })
-        })
     }
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         Self::augment_args(cmd)
+    }
+}
+
+/// One row of a tool's argument table as a clap argument. Ranges and
+/// choices are checked by the request rules (the same for every
+/// front-end); clap knows the choices only for `--help` and completions.
+fn tool_arg(argument: &Argument) -> clap::Arg {
+    let arg = clap::Arg::new(argument.name)
+        .help(argument.help)
+        .required(argument.required);
+    let arg = match argument.kind {
+        ArgKind::Text { value_name } => arg
+            .value_name(value_name)
+            .action(clap::ArgAction::Set)
+            .value_parser(Utf8),
+        ArgKind::Switch => arg.action(clap::ArgAction::SetTrue),
+        ArgKind::Number { value_name, .. } => arg
+            .value_name(value_name)
+            .action(clap::ArgAction::Set)
+            .value_parser(clap::value_parser!(u64)),
+        ArgKind::Choice { value_name, values } => arg
+            .value_name(value_name)
+            .action(clap::ArgAction::Set)
+            .value_parser(clap::builder::PossibleValuesParser::new(
+                values.iter().copied(),
+            )),
+    };
+    if argument.positional {
+        return arg;
+    }
+    let arg = arg.long(argument.long());
+    let arg = match argument.short {
+        Some(short) => arg.short(short),
+        None => arg,
+    };
+    match argument.kind {
+        ArgKind::Text { .. } => arg.allow_hyphen_values(true),
+        _ => arg,
     }
 }
 
@@ -599,9 +642,9 @@ mod tests {
         };
         assert_eq!(
             (
-                args.values.take("pattern").as_deref(),
-                args.values.take("path").as_deref(),
-                args.values.take("include").as_deref()
+                args.values.text("pattern").as_deref(),
+                args.values.text("path").as_deref(),
+                args.values.text("include").as_deref()
             ),
             (Some("-e"), Some("-dir"), Some("-x*"))
         );

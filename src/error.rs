@@ -467,13 +467,13 @@ impl Rejection {
     fn advice(self) -> &'static str {
         match self {
             Self::RegexSyntax => {
-                "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry."
+                "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry, or pass literal: true to search for the text as written."
             }
             Self::RegexTooBig => {
                 "The pattern is valid but compiles to a regex over ripgrep's size limit: use a shorter or simpler one (smaller repetition counts such as {1000}, fewer alternatives) and retry."
             }
             Self::LineBreak => {
-                "grep matches one line at a time, so a pattern cannot contain a line break (a newline or \\n): search for one line of the text instead."
+                "grep matches one line at a time, so a pattern cannot contain a line break (a newline or \\n): search for one line of the text instead, or pass multiline: true to match across lines."
             }
             Self::Glob => {
                 "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry."

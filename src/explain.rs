@@ -68,17 +68,19 @@ pub fn render(f: &Facts<'_>) -> String {
         Body::Results(report) => {
             line("results:", &counts(report, s));
             line("spill:", &spill(&report.spill, s.spill_dir.as_deref()));
-            let limit = if report.truncated() {
-                match report.items {
-                    Items::Glob(_) => format!(
-                        "--glob-max-results ({}) capped the page",
-                        s.limits.glob_max_results
-                    ),
-                    Items::Grep(_) => format!(
-                        "--grep-max-matches ({}) capped the page",
-                        s.limits.grep_max_matches
-                    ),
-                }
+            let (option, cap) = match report.items {
+                Items::Glob(_) => ("--glob-max-results", s.limits.glob_max_results),
+                _ => ("--grep-max-matches", s.limits.grep_max_matches),
+            };
+            let limit = if report.paged {
+                let end = report.offset + report.shown;
+                format!(
+                    "the page asked for shows entries {} to {end} of {} ({option} {cap})",
+                    (report.offset + 1).min(end.max(1)),
+                    report.total
+                )
+            } else if report.truncated() {
+                format!("{option} ({cap}) capped the page")
             } else {
                 "none".to_owned()
             };
@@ -136,12 +138,29 @@ fn counts(r: &Report, s: &Settings) -> String {
             r.shown,
             s.limits.glob_max_results
         ),
-        Items::Grep(_) => {
+        Items::Files(_) => format!(
+            "{} seen, {} shown (--grep-max-matches {})",
+            count(r.total, "file", "files"),
+            r.shown,
+            s.limits.grep_max_matches
+        ),
+        Items::Counts(files) => format!(
+            "{} in {} seen, {} shown (--grep-max-matches {})",
+            count(
+                usize::try_from(files.iter().map(|f| f.count).sum::<u64>()).unwrap_or(usize::MAX),
+                "match",
+                "matches"
+            ),
+            count(r.total, "file", "files"),
+            r.shown,
+            s.limits.grep_max_matches
+        ),
+        Items::Lines(_) => {
             let cut = r
-                .grep_page()
+                .line_page()
                 .iter()
-                .flat_map(|(_, m)| m.iter())
-                .filter(|m| m.line_truncated)
+                .flat_map(|(_, lines)| lines.iter())
+                .filter(|(_, line)| line.truncated)
                 .count();
             let binary = match r.binary_files.len() {
                 0 => String::new(),

@@ -29,7 +29,6 @@ use std::sync::Arc;
 use crate::arguments::Arguments;
 use crate::cli::{Action, Input, Rejected};
 use crate::error::{ErrorCode, Exit};
-use crate::request::Request;
 use crate::response::Response;
 use crate::settings::{Format, Settings};
 use crate::stop::Stop;
@@ -55,10 +54,10 @@ fn dispatch() -> Exit {
             // actions: a Ctrl-C while stdin stays open ends the process,
             // and no search has started that could outlive it.
             let args = match input {
-                Input::Argv(values) => Arguments::from(Request::new(tool, values)),
+                Input::Argv(values) => Arguments::from_values(tool, values, Vec::new()),
                 Input::Json(given) => match arguments::read(given) {
                     Ok(text) => arguments::parse(tool, &text),
-                    Err(e) => Arguments::from(Err(e)),
+                    Err(e) => Arguments::rejected(e),
                 },
             };
             signals::install(&stop);

@@ -5,7 +5,7 @@
 //! file knows about clap, rg or processes.
 
 use crate::error::ArgumentError;
-use crate::tool::{Tool, Values};
+use crate::tool::{ArgKind, OUTPUT_MODES, Tool, Values};
 
 /// One validated tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,15 +14,70 @@ pub enum Request {
     Grep(GrepRequest),
 }
 
+/// An argument that was given and is not used, named in the answer (SPEC §8).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ignored {
+    /// A field the tool has no argument for (agent clients add their own).
+    Unknown(String),
+    /// One of the tool's arguments that the call's other arguments make
+    /// moot, and why (context with `output` files or count).
+    Moot {
+        name: &'static str,
+        why: &'static str,
+    },
+}
+
 impl Request {
     /// The request of `tool` from its argument values (SPEC §3's rules
-    /// applied). A missing required value is the front-end's to report.
-    pub fn new(tool: Tool, mut values: Values) -> Result<Self, ArgumentError> {
-        let pattern = values.take("pattern").unwrap_or_default();
-        let path = values.take("path");
+    /// applied), and the given arguments it leaves unused. A missing
+    /// required value is the front-end's to report.
+    pub fn new(tool: Tool, mut values: Values) -> Result<(Self, Vec<Ignored>), ArgumentError> {
+        let pattern = values.text("pattern").unwrap_or_default();
+        let path = values.text("path");
+        let ignore_case = values.switch("ignore_case");
+        let page = Page {
+            offset: count(number(tool, &mut values, "offset")?.unwrap_or(0)),
+            limit: number(tool, &mut values, "limit")?.map(count),
+        };
         Ok(match tool {
-            Tool::Glob => Self::Glob(GlobRequest::new(pattern, path)?),
-            Tool::Grep => Self::Grep(GrepRequest::new(pattern, path, values.take("include"))?),
+            Tool::Glob => {
+                let r = GlobRequest {
+                    ignore_case,
+                    page,
+                    ..GlobRequest::new(pattern, path)?
+                };
+                (Self::Glob(r), Vec::new())
+            }
+            Tool::Grep => {
+                let mut r = GrepRequest::new(pattern, path, values.text("include"))?;
+                r.output = output(values.text("output").as_deref())?;
+                let mut moot = Vec::new();
+                let both = number(tool, &mut values, "context")?;
+                let before = number(tool, &mut values, "before")?;
+                let after = number(tool, &mut values, "after")?;
+                if r.output == Output::Content {
+                    r.context = Context {
+                        before: count(before.or(both).unwrap_or(0)),
+                        after: count(after.or(both).unwrap_or(0)),
+                    };
+                } else {
+                    let why = match r.output {
+                        Output::Files => "output \"files\" shows no lines",
+                        _ => "output \"count\" shows no lines",
+                    };
+                    for (name, given) in [("context", both), ("before", before), ("after", after)] {
+                        if given.is_some() {
+                            moot.push(Ignored::Moot { name, why });
+                        }
+                    }
+                }
+                r.ignore_case = ignore_case;
+                r.literal = values.switch("literal");
+                r.multiline = values.switch("multiline");
+                r.file_type = file_type(values.text("type"))?;
+                r.page = page;
+                (Self::Grep(r), moot)
+            }
         })
     }
 }
@@ -32,14 +87,70 @@ impl Request {
 pub struct GlobRequest {
     pub pattern: String,
     pub path: Option<String>,
+    /// `--iglob`: match paths regardless of case.
+    pub ignore_case: bool,
+    pub page: Page,
 }
 
-/// `grep PATTERN [PATH] [--include GLOB]`: lines matching a regex.
+/// `grep PATTERN [PATH] [--include GLOB] …`: lines matching a regex.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GrepRequest {
     pub pattern: String,
     pub path: Option<String>,
     pub include: Option<String>,
+    pub output: Output,
+    /// Context lines around each match (content only).
+    pub context: Context,
+    pub ignore_case: bool,
+    /// Search for the pattern as written (`--fixed-strings`).
+    pub literal: bool,
+    /// Matches may span lines (`--multiline --multiline-dotall`).
+    pub multiline: bool,
+    /// One ripgrep file type (`--type`).
+    pub file_type: Option<String>,
+    pub page: Page,
+}
+
+/// What grep prints (SPEC §3a `output`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Output {
+    /// The matched lines, grouped by file (SPEC §4).
+    #[default]
+    Content,
+    /// The files that match.
+    Files,
+    /// Matched lines per file.
+    Count,
+}
+
+/// Lines of context on each side of a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Context {
+    pub before: usize,
+    pub after: usize,
+}
+
+impl Context {
+    pub fn any(self) -> bool {
+        self.before > 0 || self.after > 0
+    }
+}
+
+/// Which entries of the ordered result the page shows (SPEC §3b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Page {
+    /// Entries skipped before the page.
+    pub offset: usize,
+    /// Entries on the page, when the caller chose (at most the cap).
+    pub limit: Option<usize>,
+}
+
+impl Page {
+    /// Whether the caller asked for a page (then the answer says where it
+    /// starts and where the next one does).
+    pub fn asked(self) -> bool {
+        self.offset > 0 || self.limit.is_some()
+    }
 }
 
 impl GlobRequest {
@@ -59,7 +170,12 @@ impl GlobRequest {
             ));
         }
         check_path(path.as_deref())?;
-        Ok(Self { pattern, path })
+        Ok(Self {
+            pattern,
+            path,
+            ignore_case: false,
+            page: Page::default(),
+        })
     }
 }
 
@@ -84,8 +200,73 @@ impl GrepRequest {
             pattern,
             path,
             include,
+            output: Output::Content,
+            context: Context::default(),
+            ignore_case: false,
+            literal: false,
+            multiline: false,
+            file_type: None,
+            page: Page::default(),
         })
     }
+}
+
+/// A count as a `usize` (saturating where a `usize` is narrower).
+fn count(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// The number given for `name`, within the range its row of the table
+/// gives (SPEC §3a).
+fn number(
+    tool: Tool,
+    values: &mut Values,
+    name: &'static str,
+) -> Result<Option<u64>, ArgumentError> {
+    let Some(n) = values.number(name) else {
+        return Ok(None);
+    };
+    let Some(ArgKind::Number { min, max, .. }) = tool.argument(name).map(|a| a.kind) else {
+        return Ok(Some(n));
+    };
+    match max {
+        Some(max) if n < min || n > max => Err(ArgumentError::new(
+            name,
+            format!("{name} must be a whole number from {min} to {max}, not {n}"),
+        )),
+        None if n < min => Err(ArgumentError::new(
+            name,
+            format!("{name} must be at least {min}; omit it for a whole page"),
+        )),
+        _ => Ok(Some(n)),
+    }
+}
+
+fn output(given: Option<&str>) -> Result<Output, ArgumentError> {
+    match given {
+        None | Some("content") => Ok(Output::Content),
+        Some("files") => Ok(Output::Files),
+        Some("count") => Ok(Output::Count),
+        Some(other) => Err(ArgumentError::new(
+            "output",
+            format!(
+                "output must be one of {}, not {other:?}",
+                OUTPUT_MODES.join(", ")
+            ),
+        )),
+    }
+}
+
+fn file_type(given: Option<String>) -> Result<Option<String>, ArgumentError> {
+    let Some(name) = given else { return Ok(None) };
+    no_nul("type", &name)?;
+    if name.trim().is_empty() {
+        return Err(ArgumentError::new(
+            "type",
+            "type must not be blank; omit it, or pass one ripgrep file type such as rust or py",
+        ));
+    }
+    Ok(Some(name))
 }
 
 fn no_nul(field: &'static str, value: &str) -> Result<(), ArgumentError> {

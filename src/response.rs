@@ -4,6 +4,7 @@
 //! renderers, which make the text and the JSON envelope from this one value.
 
 use crate::error::{Error, ErrorCode, Exit};
+use crate::request::Ignored;
 use crate::search::report::Report;
 use crate::tool::Tool;
 
@@ -13,8 +14,8 @@ pub struct Response {
     /// The tool called; `None` when a command line was too broken to tell.
     pub tool: Option<Tool>,
     pub body: Body,
-    /// Unknown argument fields, in the order given (SPEC §8).
-    pub ignored: Vec<String>,
+    /// Arguments given and not used (SPEC §8).
+    pub ignored: Vec<Ignored>,
     /// The `--explain` account, when asked for and a search ran.
     pub explain: Option<String>,
 }

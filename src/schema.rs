@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::ErrorCode;
 use crate::settings::{GlobSort, Settings};
-use crate::tool::{Tool, VCS_DIRS};
+use crate::tool::{ArgKind, Tool, VCS_DIRS};
 
 /// The seed's "Glob guidance", verbatim.
 pub const GLOB_GUIDANCE: &str = "Use the glob tool — not shell find or ls — to discover files by path pattern. Results are sorted by modification time and include hidden and ignored files.";
@@ -47,11 +47,10 @@ pub fn annotations() -> Value {
     })
 }
 
-/// The JSON Schema of the envelope `--format json` prints (SPEC §7), as a
-/// tool's `outputSchema`: one object for success and failure alike. Fields
-/// may be added later, so other properties are allowed.
-pub fn output_schema(tool: Tool) -> Value {
-    let tool_name = tool.as_str();
+/// A file of a grep page: its matched lines (and context lines, when
+/// asked) for content, the path alone for files, its count of matched
+/// lines for count.
+fn file_item() -> Value {
     let preview = json!({
         "type": "object",
         "required": ["line_number", "preview", "line_truncated"],
@@ -61,6 +60,23 @@ pub fn output_schema(tool: Tool) -> Value {
             "line_truncated": {"type": "boolean"}
         }
     });
+    json!({
+        "type": "object",
+        "required": ["path"],
+        "properties": {
+            "path": {"type": "string"},
+            "matches": {"type": "array", "items": preview},
+            "context": {"type": "array", "items": preview},
+            "count": {"type": "integer", "minimum": 0}
+        }
+    })
+}
+
+/// The JSON Schema of the envelope `--format json` prints (SPEC §7), as a
+/// tool's `outputSchema`: one object for success and failure alike. Fields
+/// may be added later, so other properties are allowed.
+pub fn output_schema(tool: Tool) -> Value {
+    let tool_name = tool.as_str();
     let count = json!({"type": "integer", "minimum": 0});
     let strings = json!({"type": "array", "items": {"type": "string"}});
     // Where to look next (SPEC §4a); which fields a hint has depends on its kind.
@@ -91,22 +107,18 @@ pub fn output_schema(tool: Tool) -> Value {
             "tool": {"const": tool_name},
             "ok": {"const": true},
             "status": {"enum": ["results", "empty"]},
+            // grep's output mode, when not content (SPEC §3a).
+            "output": {"enum": ["files", "count"]},
             "paths": strings,
-            "files": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["path", "matches"],
-                    "properties": {
-                        "path": {"type": "string"},
-                        "matches": {"type": "array", "items": preview}
-                    }
-                }
-            },
+            "files": {"type": "array", "items": file_item()},
             "total": count,
             "shown": count,
             "truncated": {"type": "boolean"},
+            // Where a page asked for starts, and the next one (SPEC §3b).
+            "offset": count,
+            "next_offset": {"type": ["integer", "null"], "minimum": 0},
             "total_files": count,
+            "total_matches": count,
             "binary_files": strings,
             "spill": {
                 "anyOf": [
@@ -187,10 +199,25 @@ pub fn description(tool: Tool, settings: &Settings) -> String {
 pub fn input_schema(tool: Tool) -> Value {
     let mut properties = Map::new();
     for argument in tool.arguments() {
-        properties.insert(
-            argument.name.to_owned(),
-            json!({"type": "string", "description": argument.description}),
-        );
+        let description = argument.description;
+        let property = match argument.kind {
+            ArgKind::Text { .. } => json!({"type": "string", "description": description}),
+            ArgKind::Switch => json!({"type": "boolean", "description": description}),
+            ArgKind::Number { min, max: None, .. } => {
+                json!({"type": "integer", "minimum": min, "description": description})
+            }
+            ArgKind::Number {
+                min,
+                max: Some(max),
+                ..
+            } => {
+                json!({"type": "integer", "minimum": min, "maximum": max, "description": description})
+            }
+            ArgKind::Choice { values, .. } => {
+                json!({"type": "string", "enum": values, "description": description})
+            }
+        };
+        properties.insert(argument.name.to_owned(), property);
     }
     let required: Vec<&str> = tool
         .arguments()
@@ -240,7 +267,7 @@ mod tests {
     use crate::render::{json as render_json, text};
     use crate::response::{Body, Response};
     use crate::search::report::{
-        Coverage, FileMatches, Hint, Items, LineMatch, Report, Spill, Unsearched,
+        Coverage, FileCount, FileLines, Hint, Items, Line, Report, Spill, Unsearched,
     };
     use crate::stop::Halt;
 
@@ -323,82 +350,111 @@ mod tests {
         Ok(())
     }
 
-    fn glob_report() -> Report {
-        Report {
-            tool: Tool::Glob,
-            items: Items::Glob(["a", "b/c", "d"].into_iter().collect()),
-            total: 3,
-            shown: 2,
-            binary_files: Vec::new(),
-            coverage: Coverage::Complete,
-            spill: Spill::Saved {
-                locator: "/s/x-glob-results.txt".into(),
-                hint: "H.".into(),
-                reused: false,
-            },
-            hints: vec![Hint::Remainder {
-                count: 1,
-                places: vec![("./".into(), 1)],
-            }],
+    fn line(number: u64, matched: bool) -> Line {
+        Line {
+            number,
+            matched,
+            preview: "x".into(),
+            truncated: number == 2,
         }
+    }
+
+    fn glob_report() -> Report {
+        let mut r = Report::of(
+            Tool::Glob,
+            Items::Glob(["a", "b/c", "d"].into_iter().collect()),
+            2,
+        );
+        r.spill = Spill::Saved {
+            locator: "/s/x-glob-results.txt".into(),
+            hint: "H.".into(),
+            reused: false,
+        };
+        r.hints = vec![Hint::Remainder {
+            count: 1,
+            places: vec![("./".into(), 1)],
+        }];
+        r
     }
 
     fn grep_report() -> Report {
-        let line = |n| LineMatch {
-            line_number: n,
-            preview: "x".into(),
-            line_truncated: n == 2,
+        let files = vec![FileLines {
+            path: "a.rs".into(),
+            lines: vec![line(1, true), line(2, true)],
+        }];
+        let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
+        r.binary_files = vec!["app.log".into()];
+        r.coverage = Coverage::Unsearched(Unsearched {
+            paths: 1,
+            first_error: "rg: x: denied".into(),
+        });
+        r.spill = Spill::NotSaved {
+            reason: "none".into(),
         };
-        Report {
-            tool: Tool::Grep,
-            items: Items::Grep(vec![FileMatches {
-                path: "a.rs".into(),
-                matches: vec![line(1), line(2)],
-            }]),
-            total: 2,
-            shown: 1,
-            binary_files: vec!["app.log".into()],
-            coverage: Coverage::Unsearched(Unsearched {
-                paths: 1,
-                first_error: "rg: x: denied".into(),
-            }),
-            spill: Spill::NotSaved {
-                reason: "none".into(),
-            },
-            hints: Vec::new(),
-        }
+        r
+    }
+
+    fn context_page() -> Report {
+        let files = vec![FileLines {
+            path: "a.rs".into(),
+            lines: vec![line(1, false), line(2, true), line(3, false), line(9, true)],
+        }];
+        let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
+        r.context = crate::request::Context {
+            before: 1,
+            after: 1,
+        };
+        r.paged = true;
+        r.limit_over_cap = Some((900, 250));
+        r
+    }
+
+    fn files_page() -> Report {
+        let mut r = Report::of(
+            Tool::Grep,
+            Items::Files(["a", "b"].into_iter().collect()),
+            1,
+        );
+        r.offset = 1;
+        r.paged = true;
+        r
+    }
+
+    fn counts() -> Report {
+        let counts = vec![FileCount {
+            path: "a".into(),
+            count: 3,
+        }];
+        Report::of(Tool::Grep, Items::Counts(counts), 1)
     }
 
     fn empty_grep() -> Report {
-        Report {
-            tool: Tool::Grep,
-            items: Items::Grep(Vec::new()),
-            total: 0,
-            shown: 0,
-            binary_files: Vec::new(),
-            coverage: Coverage::NothingSearched,
-            spill: Spill::NotNeeded,
-            hints: vec![
-                Hint::Ignored {
-                    count: 2,
-                    complete: false,
-                    examples: vec!["vendor/a".into()],
-                    path: "vendor".into(),
-                },
-                Hint::Case {
-                    count: 1,
-                    complete: true,
-                    examples: vec!["A.rs".into()],
-                },
-            ],
-        }
+        let mut r = Report::of(Tool::Grep, Items::Lines(Vec::new()), 0);
+        r.coverage = Coverage::NothingSearched { typed: true };
+        r.hints = vec![
+            Hint::Ignored {
+                count: 2,
+                complete: false,
+                examples: vec!["vendor/a".into()],
+                path: "vendor".into(),
+            },
+            Hint::Case {
+                count: 1,
+                complete: true,
+                examples: vec!["A.rs".into()],
+            },
+        ];
+        r
     }
 
     fn response(tool: Tool, body: Body, ignored: &[&str]) -> Response {
         Response {
             tool: Some(tool),
             body,
-            ignored: ignored.iter().map(|s| (*s).to_owned()).collect(),
+            ignored: ignored
+                .iter()
+                .map(|s| crate::request::Ignored::Unknown((*s).to_owned()))
+                .collect(),
             explain: None,
         }
     }
@@ -427,6 +483,9 @@ mod tests {
                 &["wait_for_previous"],
             ),
             response(Tool::Grep, Body::Results(grep_report()), &[]),
+            response(Tool::Grep, Body::Results(context_page()), &[]),
+            response(Tool::Grep, Body::Results(files_page()), &[]),
+            response(Tool::Grep, Body::Results(counts()), &[]),
             response(Tool::Grep, Body::Results(empty_grep()), &[]),
             response(
                 Tool::Grep,

@@ -1,11 +1,12 @@
 //! The two model-facing tools and the one table of their arguments.
 //!
 //! Each argument is defined once, in [`Tool::arguments`]: its name (the
-//! JSON field, the clap id), how the command line takes it, its `--help`
-//! text and the description the model reads in the schema. The command
-//! line (`cli`), the JSON arguments (`arguments`), the schema (`schema`)
-//! and the request rules (`request`) all read this table, so a new
-//! argument is one row here plus its rule in `request`.
+//! JSON field, the clap id), its kind (text, switch, number, choice), how
+//! the command line takes it, its `--help` text and the description the
+//! model reads in the schema. The command line (`cli`), the JSON arguments
+//! (`arguments`), the schema (`schema`) and the request rules (`request`)
+//! all read this table, so a new argument is one row here plus its rule in
+//! `request`.
 
 use std::fmt;
 
@@ -20,66 +21,231 @@ pub enum Tool {
     Grep,
 }
 
-/// One argument of a tool. Every argument is a string.
+/// One argument of a tool: one row of the table every front-end reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Argument {
-    /// The JSON field name, and the command line's id for it.
+    /// The JSON field name, and the command line's id for it (its flag is
+    /// the name with `-` for `_`).
     pub name: &'static str,
-    /// The placeholder in `--help` (`PATTERN`).
-    pub value_name: &'static str,
+    pub kind: ArgKind,
     pub required: bool,
-    /// On the command line: positional (in table order), or `--name VALUE`.
+    /// On the command line: positional (in table order), or a flag.
     pub positional: bool,
+    /// The flag's short form, where rg's letter for it is free.
+    pub short: Option<char>,
     /// The `--help` and man page text.
     pub help: &'static str,
     /// The JSON Schema description the model reads.
     pub description: &'static str,
 }
 
-const GLOB_ARGUMENTS: [Argument; 2] = [
+/// What an argument's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A string; `value_name` is its placeholder in `--help` (`PATTERN`).
+    Text { value_name: &'static str },
+    /// `true` or `false`; a switch on the command line.
+    Switch,
+    /// A whole number from `min` to `max` (`None`: no upper bound).
+    Number {
+        value_name: &'static str,
+        min: u64,
+        max: Option<u64>,
+    },
+    /// One of `values`.
+    Choice {
+        value_name: &'static str,
+        values: &'static [&'static str],
+    },
+}
+
+impl Argument {
+    /// The command line's flag for it: `ignore_case` is `--ignore-case`.
+    pub fn long(&self) -> String {
+        self.name.replace('_', "-")
+    }
+}
+
+/// grep's `output` modes (SPEC §3a), the default first.
+pub const OUTPUT_MODES: [&str; 3] = ["content", "files", "count"];
+/// The most context lines on either side of a match.
+pub const MAX_CONTEXT: u64 = 10;
+
+const IGNORE_CASE: Argument = Argument {
+    name: "ignore_case",
+    kind: ArgKind::Switch,
+    required: false,
+    positional: false,
+    short: Some('i'),
+    help: "Match regardless of case",
+    description: "Match regardless of case",
+};
+
+const OFFSET: Argument = Argument {
+    name: "offset",
+    kind: ArgKind::Number {
+        value_name: "N",
+        min: 0,
+        max: None,
+    },
+    required: false,
+    positional: false,
+    short: None,
+    help: "Entries of the ordered result to skip before the page (the next page's offset is printed)",
+    description: "Entries of the ordered result to skip; a page says the next offset",
+};
+
+const LIMIT: Argument = Argument {
+    name: "limit",
+    kind: ArgKind::Number {
+        value_name: "N",
+        min: 1,
+        max: None,
+    },
+    required: false,
+    positional: false,
+    short: None,
+    help: "Entries on the page (at most the cap)",
+    description: "Entries on the page (at most the cap)",
+};
+
+const GLOB_ARGUMENTS: [Argument; 5] = [
     Argument {
         name: "pattern",
-        value_name: "PATTERN",
+        kind: ArgKind::Text {
+            value_name: "PATTERN",
+        },
         required: true,
         positional: true,
+        short: None,
         help: "A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'",
         description: "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
     },
     Argument {
         name: "path",
-        value_name: "PATH",
+        kind: ArgKind::Text { value_name: "PATH" },
         required: false,
         positional: true,
+        short: None,
         help: "Directory to search [default: the workdir]",
         description: "Directory to search; omit to search the workdir",
     },
+    IGNORE_CASE,
+    OFFSET,
+    LIMIT,
 ];
 
-const GREP_ARGUMENTS: [Argument; 3] = [
+const GREP_ARGUMENTS: [Argument; 13] = [
     Argument {
         name: "pattern",
-        value_name: "PATTERN",
+        kind: ArgKind::Text {
+            value_name: "PATTERN",
+        },
         required: true,
         positional: true,
+        short: None,
         help: "A ripgrep regex, such as 'fn \\w+_test'",
         description: "Ripgrep regex searched for in file contents, such as fn\\s+main",
     },
     Argument {
         name: "path",
-        value_name: "PATH",
+        kind: ArgKind::Text { value_name: "PATH" },
         required: false,
         positional: true,
+        short: None,
         help: "File or directory to search [default: the workdir]",
         description: "File or directory to search; omit to search the workdir",
     },
     Argument {
         name: "include",
-        value_name: "GLOB",
+        kind: ArgKind::Text { value_name: "GLOB" },
         required: false,
         positional: false,
+        short: None,
         help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
         description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
     },
+    Argument {
+        name: "output",
+        kind: ArgKind::Choice {
+            value_name: "MODE",
+            values: &OUTPUT_MODES,
+        },
+        required: false,
+        positional: false,
+        short: None,
+        help: "What to print: matched lines (content), the files that match (files), or matches per file (count)",
+        description: "content: matched lines (default); files: matching files; count: matches per file",
+    },
+    Argument {
+        name: "context",
+        kind: ArgKind::Number {
+            value_name: "N",
+            min: 0,
+            max: Some(MAX_CONTEXT),
+        },
+        required: false,
+        positional: false,
+        short: None,
+        help: "Lines of context before and after each match (0-10; output content)",
+        description: "Lines shown before and after each match (content only)",
+    },
+    Argument {
+        name: "before",
+        kind: ArgKind::Number {
+            value_name: "N",
+            min: 0,
+            max: Some(MAX_CONTEXT),
+        },
+        required: false,
+        positional: false,
+        short: Some('B'),
+        help: "Lines of context before each match (0-10; wins over --context)",
+        description: "Lines shown before each match; overrides context",
+    },
+    Argument {
+        name: "after",
+        kind: ArgKind::Number {
+            value_name: "N",
+            min: 0,
+            max: Some(MAX_CONTEXT),
+        },
+        required: false,
+        positional: false,
+        short: Some('A'),
+        help: "Lines of context after each match (0-10; wins over --context)",
+        description: "Lines shown after each match; overrides context",
+    },
+    IGNORE_CASE,
+    Argument {
+        name: "literal",
+        kind: ArgKind::Switch,
+        required: false,
+        positional: false,
+        short: Some('F'),
+        help: "Search for the pattern as written, not as a regex",
+        description: "Search for the pattern as written, not as a regex",
+    },
+    Argument {
+        name: "multiline",
+        kind: ArgKind::Switch,
+        required: false,
+        positional: false,
+        short: Some('U'),
+        help: "Let a match span lines ('.' matches a newline too); each of its lines is shown",
+        description: "Let matches span lines; . matches newlines",
+    },
+    Argument {
+        name: "type",
+        kind: ArgKind::Text { value_name: "TYPE" },
+        required: false,
+        positional: false,
+        short: Some('t'),
+        help: "Search only files of one ripgrep file type, such as rust or py (rg --type-list)",
+        description: "Ripgrep file type to search, such as rust, py or ts",
+    },
+    OFFSET,
+    LIMIT,
 ];
 
 impl Tool {
@@ -106,6 +272,11 @@ impl Tool {
         }
     }
 
+    /// The argument called `name`, if this tool has one.
+    pub fn argument(self, name: &str) -> Option<&'static Argument> {
+        self.arguments().iter().find(|a| a.name == name)
+    }
+
     /// What a model can do to get a smaller result from this tool: narrow
     /// each of its arguments.
     pub fn narrow_advice(self) -> &'static str {
@@ -122,19 +293,47 @@ impl fmt::Display for Tool {
     }
 }
 
+/// One argument value, as a front-end read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Text(String),
+    Bool(bool),
+    Number(u64),
+}
+
 /// A tool's argument values by name, as a front-end read them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Values(Vec<(&'static str, String)>);
+pub struct Values(Vec<(&'static str, Value)>);
 
 impl Values {
-    pub fn set(&mut self, name: &'static str, value: String) {
+    pub fn set(&mut self, name: &'static str, value: Value) {
         self.0.push((name, value));
     }
 
-    /// Take the value of `name`, if it was given.
-    pub fn take(&mut self, name: &str) -> Option<String> {
+    fn take(&mut self, name: &str) -> Option<Value> {
         let at = self.0.iter().position(|(n, _)| *n == name)?;
         Some(self.0.swap_remove(at).1)
+    }
+
+    /// The text given for `name`, if any.
+    pub fn text(&mut self, name: &str) -> Option<String> {
+        match self.take(name)? {
+            Value::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Whether the switch `name` was given as true.
+    pub fn switch(&mut self, name: &str) -> bool {
+        matches!(self.take(name), Some(Value::Bool(true)))
+    }
+
+    /// The number given for `name`, if any.
+    pub fn number(&mut self, name: &str) -> Option<u64> {
+        match self.take(name)? {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
     }
 }
 
@@ -143,9 +342,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_narrowing_advice_names_every_argument() {
+    fn the_narrowing_advice_names_every_text_argument_of_the_seed() {
         for tool in Tool::ALL {
-            let names: Vec<&str> = tool.arguments().iter().map(|a| a.name).collect();
+            let names: Vec<&str> = tool
+                .arguments()
+                .iter()
+                .filter(|a| matches!(a.name, "pattern" | "path" | "include"))
+                .map(|a| a.name)
+                .collect();
             let advice = tool.narrow_advice().trim_start_matches("narrow ");
             let listed: Vec<&str> = advice
                 .split([',', ' '])

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::text;
 use crate::error::Error;
 use crate::response::{Body, Response};
-use crate::search::report::{Hint, Items, LineMatch, Report, Spill};
+use crate::search::report::{Hint, Items, Line, Report, Spill};
 use crate::tool::Tool;
 
 const VERSION: u32 = 1;
@@ -32,15 +32,26 @@ pub struct Results<'a> {
     tool: &'static str,
     ok: bool,
     status: &'static str,
+    /// grep's output mode, when not `content`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     paths: Option<Vec<Cow<'a, str>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     files: Option<Vec<FileJson<'a>>>,
+    /// Entries: paths, matched lines (content) or files (files, count).
     total: usize,
     shown: usize,
     truncated: bool,
+    /// Where the page starts and the next one does, when a page was
+    /// asked for (SPEC §3b).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    page: Option<PageJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     total_files: Option<usize>,
+    /// grep count: matched lines in all files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_matches: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     binary_files: Option<&'a [String]>,
     spill: Option<SpillJson<'a>>,
@@ -51,27 +62,45 @@ pub struct Results<'a> {
     text: Cow<'a, str>,
 }
 
+/// One file of a grep page, as its mode shows it.
 #[derive(Debug, Serialize)]
-struct FileJson<'a> {
-    path: &'a str,
-    matches: &'a [LineMatch],
+#[serde(untagged)]
+enum FileJson<'a> {
+    /// content: its matched lines, and (when asked) the context lines apart.
+    Lines {
+        path: &'a str,
+        matches: Vec<LineJson<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        context: Option<Vec<LineJson<'a>>>,
+    },
+    /// files.
+    Path { path: Cow<'a, str> },
+    /// count.
+    Count { path: &'a str, count: u64 },
 }
 
-impl Serialize for LineMatch {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct M<'a> {
-            line_number: u64,
-            preview: &'a str,
-            line_truncated: bool,
+#[derive(Debug, Serialize)]
+struct LineJson<'a> {
+    line_number: u64,
+    preview: &'a str,
+    line_truncated: bool,
+}
+
+impl<'a> From<&'a Line> for LineJson<'a> {
+    fn from(line: &'a Line) -> Self {
+        Self {
+            line_number: line.number,
+            preview: &line.preview,
+            line_truncated: line.truncated,
         }
-        M {
-            line_number: self.line_number,
-            preview: &self.preview,
-            line_truncated: self.line_truncated,
-        }
-        .serialize(s)
     }
+}
+
+#[derive(Debug, Serialize)]
+struct PageJson {
+    offset: usize,
+    /// `null` when no entry follows the page.
+    next_offset: Option<usize>,
 }
 
 #[derive(Debug, Serialize)]
@@ -134,10 +163,7 @@ struct ErrorJson {
 /// The envelope of `response`, whose text form is `text` (as
 /// `text::response` made it).
 pub fn envelope<'a>(response: &'a Response, text: &'a str) -> Envelope<'a> {
-    let ignored = response
-        .ignored
-        .iter()
-        .map(|name| text::ignored_warning(name));
+    let ignored = response.ignored.iter().map(text::ignored_warning);
     match &response.body {
         Body::Results(report) => {
             let mut results = results(report, Cow::Borrowed(text));
@@ -178,21 +204,51 @@ fn unserializable(e: &serde_json::Error) -> Value {
 }
 
 fn results<'a>(r: &'a Report, text: Cow<'a, str>) -> Results<'a> {
-    let (paths, files, total_files, binary_files) = match &r.items {
-        Items::Glob(_) => (Some(r.glob_page()), None, None, None),
-        Items::Grep(_) => {
+    let (output, paths, files, binary_files) = match &r.items {
+        Items::Glob(_) => (None, Some(r.path_page()), None, None),
+        Items::Lines(_) => {
             let page = r
-                .grep_page()
+                .line_page()
                 .into_iter()
-                .map(|(path, matches)| FileJson { path, matches })
+                .map(|(path, lines)| {
+                    let (matched, context): (Vec<_>, Vec<_>) =
+                        lines.iter().map(|(_, l)| *l).partition(|l| l.matched);
+                    FileJson::Lines {
+                        path,
+                        matches: matched.into_iter().map(LineJson::from).collect(),
+                        context: r
+                            .context
+                            .any()
+                            .then(|| context.into_iter().map(LineJson::from).collect()),
+                    }
+                })
                 .collect();
-            (
-                None,
-                Some(page),
-                Some(r.total_files()),
-                Some(r.binary_files.as_slice()),
-            )
+            (None, None, Some(page), Some(r.binary_files.as_slice()))
         }
+        Items::Files(_) => {
+            let page = r
+                .path_page()
+                .into_iter()
+                .map(|path| FileJson::Path { path })
+                .collect();
+            (Some("files"), None, Some(page), None)
+        }
+        Items::Counts(_) => {
+            let page = r
+                .count_page()
+                .iter()
+                .map(|f| FileJson::Count {
+                    path: &f.path,
+                    count: f.count,
+                })
+                .collect();
+            (Some("count"), None, Some(page), None)
+        }
+    };
+    let total_files = (r.tool == Tool::Grep).then(|| r.total_files());
+    let total_matches = match &r.items {
+        Items::Counts(files) => Some(files.iter().map(|f| f.count).sum()),
+        _ => None,
     };
     let (spill, spill_error) = match &r.spill {
         Spill::NotNeeded => (None, None),
@@ -210,12 +266,18 @@ fn results<'a>(r: &'a Report, text: Cow<'a, str>) -> Results<'a> {
         tool: r.tool.as_str(),
         ok: true,
         status: if r.is_empty() { "empty" } else { "results" },
+        output,
         paths,
         files,
         total: r.total,
         shown: r.shown,
         truncated: r.truncated(),
+        page: r.paged.then(|| PageJson {
+            offset: r.offset,
+            next_offset: r.next_offset(),
+        }),
         total_files,
+        total_matches,
         binary_files,
         spill,
         spill_error,

@@ -5,9 +5,10 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use crate::request::Ignored;
 use crate::response::{Body, Response};
 use crate::search::report::{
-    Coverage, FileMatches, Hint, Items, LineMatch, Report, Spill, Unsearched,
+    Coverage, FileCount, Hint, Items, PageFile, Report, Spill, Unsearched,
 };
 use crate::tool::Tool;
 
@@ -25,60 +26,76 @@ pub fn response(r: &Response) -> String {
             out
         }
     };
-    if !r.ignored.is_empty() {
-        let noun = if r.ignored.len() == 1 {
+    let unknown: Vec<&str> = r
+        .ignored
+        .iter()
+        .filter_map(|i| match i {
+            Ignored::Unknown(name) => Some(name.as_str()),
+            Ignored::Moot { .. } => None,
+        })
+        .collect();
+    if !unknown.is_empty() {
+        let noun = if unknown.len() == 1 {
             "argument"
         } else {
             "arguments"
         };
-        let _ = write!(
-            out,
-            "\n\n(ignored unknown {noun}: {})",
-            r.ignored.join(", ")
-        );
+        let _ = write!(out, "\n\n(ignored unknown {noun}: {})", unknown.join(", "));
+    }
+    let moot: Vec<&str> = r
+        .ignored
+        .iter()
+        .filter_map(|i| match i {
+            Ignored::Moot { name, .. } => Some(*name),
+            Ignored::Unknown(_) => None,
+        })
+        .collect();
+    let why = r.ignored.iter().find_map(|i| match i {
+        Ignored::Moot { why, .. } => Some(*why),
+        Ignored::Unknown(_) => None,
+    });
+    if let Some(why) = why {
+        let _ = write!(out, "\n\n(ignored {}: {why})", moot.join(", "));
     }
     out
 }
 
 /// The text of a successful search.
 pub fn report(r: &Report) -> String {
-    let mut out = match &r.items {
-        Items::Glob(_) if r.is_empty() => "No files found".to_owned(),
-        Items::Grep(_) if r.is_empty() && r.coverage == Coverage::NothingSearched => {
-            format!("No matches found ({NOTHING_SEARCHED})")
-        }
-        Items::Grep(_) if r.is_empty() => "No matches found".to_owned(),
-        Items::Glob(_) => paths(r.glob_page()),
-        Items::Grep(_) if r.total == 0 => format!(
-            "No matches found in text files\n\n{}",
-            binary_note(&r.binary_files, BINARY_NAMES, false)
-        ),
-        Items::Grep(_) => {
-            let header = if r.truncated() {
-                format!("Found {} of {} matches", r.shown, r.total)
-            } else {
-                found(r.total)
-            };
-            let mut page = format!("{header}\n\n{}", groups(&r.grep_page()));
-            if !r.binary_files.is_empty() {
-                page.push_str("\n\n");
-                page.push_str(&binary_note(&r.binary_files, BINARY_NAMES, true));
+    let mut out = if r.is_empty() {
+        match (&r.items, &r.coverage) {
+            (Items::Glob(_), _) => "No files found".to_owned(),
+            (_, Coverage::NothingSearched { typed }) => {
+                format!("No matches found ({})", nothing_searched(*typed))
             }
-            page
+            _ => "No matches found".to_owned(),
         }
+    } else if r.offset >= r.total && r.total > 0 {
+        let (_, entries) = entry_nouns(&r.items);
+        let mut past = format!(
+            "No {entries} at offset {}; the search found {}",
+            r.offset, r.total
+        );
+        push_binary_note(&mut past, r);
+        past
+    } else {
+        page(r)
     };
     // Where to look next (SPEC §4a): after an empty result, the probes'
     // lines; before a capped page's footer, where the rest is.
     for h in &r.hints {
         if !matches!(h, Hint::Remainder { .. }) {
-            let _ = write!(out, "\n\n{}", hint(h, r.tool));
+            let _ = write!(out, "\n\n{}", hint(h, r));
         }
     }
     if r.truncated() {
         for h in &r.hints {
             if matches!(h, Hint::Remainder { .. }) {
-                let _ = write!(out, "\n\n{}", hint(h, r.tool));
+                let _ = write!(out, "\n\n{}", hint(h, r));
             }
+        }
+        if let (true, Some(next)) = (r.paged, r.next_offset()) {
+            let _ = write!(out, "\n\n(Next page: offset {next}.)");
         }
         out.push_str("\n\n");
         out.push_str(&cap_footer(r));
@@ -86,7 +103,73 @@ pub fn report(r: &Report) -> String {
     if let Coverage::Unsearched(u) = &r.coverage {
         let _ = write!(out, "\n\n({})", unsearched(u));
     }
+    if let Some((limit, cap)) = r.limit_over_cap {
+        let _ = write!(
+            out,
+            "\n\n(limit {limit} is over the page cap of {cap}; the page holds at most {cap})"
+        );
+    }
     out
+}
+
+/// The page of a result that has entries there: its header and body.
+fn page(r: &Report) -> String {
+    let from = |noun: &str| {
+        if r.offset > 0 {
+            format!(", from {noun} {}", r.offset + 1)
+        } else {
+            String::new()
+        }
+    };
+    match &r.items {
+        Items::Glob(_) => paths(r.path_page()),
+        Items::Lines(_) if r.total == 0 => format!(
+            "No matches found in text files\n\n{}",
+            binary_note(&r.binary_files, BINARY_NAMES, false)
+        ),
+        Items::Lines(_) => {
+            let header = if r.truncated() {
+                format!("Found {} of {} matches{}", r.shown, r.total, from("match"))
+            } else {
+                found(r.total)
+            };
+            let mut page = format!("{header}\n\n{}", groups(&r.line_page()));
+            push_binary_note(&mut page, r);
+            page
+        }
+        Items::Files(_) => {
+            let header = if r.truncated() {
+                format!("Found {} of {} files{}", r.shown, r.total, from("file"))
+            } else {
+                files_found(r.total)
+            };
+            format!("{header}\n\n{}", paths(r.path_page()))
+        }
+        Items::Counts(files) => {
+            let matches: u64 = files.iter().map(|f| f.count).sum();
+            let mut header = counts_found(matches, r.total);
+            if r.truncated() {
+                let _ = write!(header, " (showing {}{})", r.shown, from("file"));
+            }
+            format!("{header}\n\n{}", counts(r.count_page()))
+        }
+    }
+}
+
+fn push_binary_note(out: &mut String, r: &Report) {
+    if !r.binary_files.is_empty() {
+        out.push_str("\n\n");
+        out.push_str(&binary_note(&r.binary_files, BINARY_NAMES, true));
+    }
+}
+
+/// What one entry of `items` is called, and several.
+fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
+    match items {
+        Items::Glob(_) => ("path", "paths"),
+        Items::Lines(_) => ("match", "matches"),
+        Items::Files(_) | Items::Counts(_) => ("file", "files"),
+    }
 }
 
 /// The text of a failure whose message is already a string.
@@ -98,8 +181,8 @@ pub fn error_message(message: &str) -> String {
 /// successful search, as one sentence (the JSON `warnings`).
 pub fn warnings(r: &Report) -> Vec<String> {
     let mut out = Vec::new();
-    if r.coverage == Coverage::NothingSearched {
-        out.push(NOTHING_SEARCHED.to_owned());
+    if let Coverage::NothingSearched { typed } = r.coverage {
+        out.push(nothing_searched(typed).to_owned());
     }
     if let Spill::NotSaved { reason } = &r.spill {
         out.push(format!("the complete result could not be saved: {reason}"));
@@ -107,16 +190,23 @@ pub fn warnings(r: &Report) -> Vec<String> {
     if let Coverage::Unsearched(u) = &r.coverage {
         out.push(unsearched(u));
     }
+    if let Some((limit, cap)) = r.limit_over_cap {
+        out.push(format!("limit {limit} is over the page cap of {cap}"));
+    }
     out
 }
 
 /// The JSON `warnings` entry for an ignored argument.
-pub fn ignored_warning(name: &str) -> String {
-    format!("ignored unknown argument: {name}")
+pub fn ignored_warning(ignored: &Ignored) -> String {
+    match ignored {
+        Ignored::Unknown(name) => format!("ignored unknown argument: {name}"),
+        Ignored::Moot { name, why } => format!("ignored argument: {name} ({why})"),
+    }
 }
 
 /// One hint's line (SPEC §4a).
-fn hint(h: &Hint, tool: Tool) -> String {
+fn hint(h: &Hint, r: &Report) -> String {
+    let tool = r.tool;
     let count = |n: usize, complete: bool, one: &str, many: &str| {
         let noun = if n == 1 { one } else { many };
         let at_least = if complete { "" } else { "at least " };
@@ -175,12 +265,8 @@ fn hint(h: &Hint, tool: Tool) -> String {
             )
         }
         Hint::Remainder { count: n, places } => {
-            let noun = match (tool, *n == 1) {
-                (Tool::Grep, true) => "match",
-                (Tool::Grep, false) => "matches",
-                (Tool::Glob, true) => "path",
-                (Tool::Glob, false) => "paths",
-            };
+            let (one, many) = entry_nouns(&r.items);
+            let noun = if *n == 1 { one } else { many };
             let listed: Vec<String> = places
                 .iter()
                 .map(|(p, c)| format!("{} {}", escape_path(p), thousands(*c)))
@@ -226,8 +312,15 @@ fn binary_note(paths: &[String], names: usize, also: bool) -> String {
     )
 }
 
-const NOTHING_SEARCHED: &str =
-    "no file was searched: the include filter or ignore rules excluded every file";
+/// Why an empty search searched nothing (rg exit 2, "No files were
+/// searched"); `typed`: a `type` was asked for, which filters files too.
+fn nothing_searched(typed: bool) -> &'static str {
+    if typed {
+        "no file was searched: the type, the include filter or ignore rules excluded every file"
+    } else {
+        "no file was searched: the include filter or ignore rules excluded every file"
+    }
+}
 
 fn unsearched(u: &Unsearched) -> String {
     let noun = if u.paths == 1 { "path" } else { "paths" };
@@ -238,29 +331,35 @@ fn unsearched(u: &Unsearched) -> String {
 }
 
 /// The complete result a capped search saves (SPEC §5): every path, or the
-/// full `Found M matches` listing with the same previews as inline. For
-/// what a timed-out search found, `incomplete` says what cut it short, and
-/// grep's header says so: `Found M matches (incomplete: grep timed out
-/// after 300ms)`. A glob spill stays paths only; its file name carries it.
+/// full `Found M matches` listing with the same previews (and context) as
+/// inline, every file, every count. For what a timed-out search found,
+/// `incomplete` says what cut it short, and grep's header says so: `Found
+/// M matches (incomplete: grep timed out after 300ms)`. A glob spill stays
+/// paths only; its file name carries it.
 pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
+    let note = incomplete.map_or(String::new(), |why| format!(" (incomplete: {why})"));
     match &r.items {
-        Items::Glob(all) => paths(all.take(all.len())),
-        Items::Grep(files) => {
-            let all: Vec<(&str, &[LineMatch])> = files
-                .iter()
-                .map(|f: &FileMatches| (f.path.as_str(), f.matches.as_slice()))
-                .collect();
+        Items::Glob(all) => paths(all.all()),
+        Items::Lines(_) => {
             let mut out = if r.total == 0 {
                 "No matches found in text files".to_owned()
             } else {
-                let note = incomplete.map_or(String::new(), |why| format!(" (incomplete: {why})"));
-                format!("{}{note}\n\n{}", found(r.total), groups(&all))
+                format!("{}{note}\n\n{}", found(r.total), groups(&r.all_lines()))
             };
             if !r.binary_files.is_empty() {
                 out.push_str("\n\n");
                 out.push_str(&binary_note(&r.binary_files, usize::MAX, r.total > 0));
             }
             out
+        }
+        Items::Files(all) => format!("{}{note}\n\n{}", files_found(r.total), paths(all.all())),
+        Items::Counts(all) => {
+            let matches: u64 = all.iter().map(|f| f.count).sum();
+            format!(
+                "{}{note}\n\n{}",
+                counts_found(matches, r.total),
+                counts(all)
+            )
         }
     }
 }
@@ -271,6 +370,31 @@ fn found(n: usize) -> String {
     } else {
         format!("Found {n} matches")
     }
+}
+
+fn files_found(n: usize) -> String {
+    if n == 1 {
+        "Found 1 file".to_owned()
+    } else {
+        format!("Found {n} files")
+    }
+}
+
+fn counts_found(matches: u64, files: usize) -> String {
+    let m = if matches == 1 { "match" } else { "matches" };
+    let f = if files == 1 { "file" } else { "files" };
+    format!("Found {matches} {m} in {files} {f}")
+}
+
+fn counts(list: &[FileCount]) -> String {
+    let mut out = String::new();
+    for (i, f) in list.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = write!(out, "{}: {}", escape_path(&f.path), f.count);
+    }
+    out
 }
 
 fn paths<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> String {
@@ -284,15 +408,19 @@ fn paths<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> String {
     out
 }
 
-fn groups(page: &[(&str, &[LineMatch])]) -> String {
+fn groups(page: &[PageFile<'_>]) -> String {
     let mut out = String::new();
-    for (i, (path, matches)) in page.iter().enumerate() {
+    for (i, (path, lines)) in page.iter().enumerate() {
         if i > 0 {
             out.push_str("\n\n");
         }
         out.push_str(&escape_path(path));
-        for m in *matches {
-            let _ = write!(out, "\nLine {}: {}", m.line_number, m.preview);
+        for (gap, line) in lines {
+            if *gap {
+                out.push_str("\n--");
+            }
+            let mark = if line.matched { ':' } else { '-' };
+            let _ = write!(out, "\nLine {}{mark} {}", line.number, line.preview);
         }
     }
     out
@@ -300,15 +428,21 @@ fn groups(page: &[(&str, &[LineMatch])]) -> String {
 
 fn cap_footer(r: &Report) -> String {
     let showing = match r.items {
+        Items::Glob(_) if r.offset > 0 => format!(
+            "Showing {} of {} paths, from path {}. ",
+            r.shown,
+            r.total,
+            r.offset + 1
+        ),
         Items::Glob(_) => format!("Showing {} of {} paths. ", r.shown, r.total),
-        Items::Grep(_) => String::new(),
+        _ => String::new(),
     };
     match (&r.spill, &r.items) {
         (Spill::Saved { locator, hint, .. }, Items::Glob(_)) => format!(
             "({showing}Full sorted result stored at: {}. {hint})",
             escape_path(&locator.to_string_lossy())
         ),
-        (Spill::Saved { locator, hint, .. }, Items::Grep(_)) => format!(
+        (Spill::Saved { locator, hint, .. }, _) => format!(
             "(Full grep result stored at: {}. {hint})",
             escape_path(&locator.to_string_lossy())
         ),
@@ -347,38 +481,37 @@ pub fn escape_path(path: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::report::PathList;
+    use crate::search::report::{FileLines, Line, PathList};
     use crate::tool::Tool;
 
-    fn m(n: u64, p: &str) -> LineMatch {
-        LineMatch {
-            line_number: n,
+    fn m(n: u64, p: &str) -> Line {
+        Line {
+            number: n,
+            matched: true,
             preview: p.into(),
-            line_truncated: false,
+            truncated: false,
+        }
+    }
+
+    fn c(n: u64, p: &str) -> Line {
+        Line {
+            matched: false,
+            ..m(n, p)
         }
     }
 
     fn grep_report(shown: usize) -> Report {
         let files = vec![
-            FileMatches {
+            FileLines {
                 path: "a.rs".into(),
-                matches: vec![m(1, "x"), m(4, "y")],
+                lines: vec![m(1, "x"), m(4, "y")],
             },
-            FileMatches {
+            FileLines {
                 path: "b.rs".into(),
-                matches: vec![m(2, "z")],
+                lines: vec![m(2, "z")],
             },
         ];
-        Report {
-            tool: Tool::Grep,
-            items: Items::Grep(files),
-            total: 3,
-            shown,
-            binary_files: Vec::new(),
-            coverage: Coverage::Complete,
-            spill: Spill::NotNeeded,
-            hints: Vec::new(),
-        }
+        Report::of(Tool::Grep, Items::Lines(files), shown)
     }
 
     #[test]
@@ -416,17 +549,13 @@ mod tests {
 
     #[test]
     fn glob_forms() {
-        let mut r = Report {
-            tool: Tool::Glob,
-            items: Items::Glob(["a", "b\nc", "d"].into_iter().collect()),
-            total: 3,
-            shown: 2,
-            binary_files: Vec::new(),
-            coverage: Coverage::Complete,
-            spill: Spill::NotSaved {
-                reason: "none".into(),
-            },
-            hints: Vec::new(),
+        let mut r = Report::of(
+            Tool::Glob,
+            Items::Glob(["a", "b\nc", "d"].into_iter().collect()),
+            2,
+        );
+        r.spill = Spill::NotSaved {
+            reason: "none".into(),
         };
         assert_eq!(
             report(&r),
@@ -446,6 +575,81 @@ mod tests {
         r.total = 0;
         r.shown = 0;
         assert_eq!(report(&r), "No files found");
+    }
+
+    #[test]
+    fn context_lines_blocks_and_pages() {
+        let files = vec![FileLines {
+            path: "a.rs".into(),
+            lines: vec![
+                c(1, "one"),
+                m(2, "two"),
+                c(3, "three"),
+                c(7, "seven"),
+                m(8, "eight"),
+                m(9, "nine"),
+                c(10, "ten"),
+            ],
+        }];
+        let mut r = Report::of(Tool::Grep, Items::Lines(files), 3);
+        r.context = crate::request::Context {
+            before: 1,
+            after: 1,
+        };
+        assert_eq!(
+            report(&r),
+            "Found 3 matches\n\na.rs\nLine 1- one\nLine 2: two\nLine 3- three\n--\nLine 7- seven\nLine 8: eight\nLine 9: nine\nLine 10- ten"
+        );
+        // A page of one match shows it with its context, and says where
+        // the next page starts.
+        r.shown = 1;
+        r.offset = 1;
+        r.paged = true;
+        r.spill = Spill::NotSaved {
+            reason: "none".into(),
+        };
+        assert_eq!(
+            report(&r),
+            "Found 1 of 3 matches, from match 2\n\na.rs\nLine 7- seven\nLine 8: eight\n\n(Next page: offset 2.)\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)"
+        );
+        r.offset = 5;
+        r.shown = 0;
+        assert_eq!(
+            report(&r).lines().next(),
+            Some("No matches at offset 5; the search found 3")
+        );
+    }
+
+    #[test]
+    fn files_and_counts() {
+        let r = Report::of(
+            Tool::Grep,
+            Items::Files(["a", "b"].into_iter().collect()),
+            2,
+        );
+        assert_eq!(report(&r), "Found 2 files\n\na\nb");
+        let counts = vec![
+            FileCount {
+                path: "a".into(),
+                count: 1,
+            },
+            FileCount {
+                path: "b".into(),
+                count: 4,
+            },
+        ];
+        let mut r = Report::of(Tool::Grep, Items::Counts(counts), 1);
+        r.spill = Spill::NotSaved {
+            reason: "none".into(),
+        };
+        assert_eq!(
+            report(&r),
+            "Found 5 matches in 2 files (showing 1)\n\na: 1\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)"
+        );
+        assert_eq!(
+            complete(&r, None),
+            "Found 5 matches in 2 files\n\na: 1\nb: 4"
+        );
     }
 
     #[test]

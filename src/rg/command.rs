@@ -8,14 +8,16 @@
 //! sets lands on rg itself.
 
 use super::quote::quote;
-use crate::request::{GlobRequest, GrepRequest};
+use crate::request::{GlobRequest, GrepRequest, Output};
 use crate::tool::VCS_DIRS;
 
 /// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS
 /// excludes [`-- <root>`]: `root` is the request's path, or the directory
-/// the walk starts from (`search::glob::walk_root`).
+/// the walk starts from (`search::glob::walk_root`). `ignore_case` makes
+/// the pattern an `--iglob`.
 pub fn glob_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
-    let mut words = glob_words(rg, "--glob", &r.pattern);
+    let flag = if r.ignore_case { "--iglob" } else { "--glob" };
+    let mut words = glob_words(rg, flag, &r.pattern);
     push_path(&mut words, root);
     words.join(" ")
 }
@@ -52,24 +54,37 @@ pub enum Probe {
     Case,
 }
 
-/// A probe of an empty grep: the same pattern, include and path with one
-/// rule relaxed, files only, NUL-separated and in path order (so whatever
-/// the probe's byte cap cuts off, what it shows is the same every run).
+/// A probe of an empty grep: the same search (pattern, include, path and
+/// the flags asked for) with one rule relaxed, files only, NUL-separated
+/// and in path order (so whatever the probe's byte cap cuts off, what it
+/// shows is the same every run).
 pub fn grep_probe_script(rg: &str, probe: Probe, r: &GrepRequest) -> String {
+    // A probe lists files: the request's own output mode and context do
+    // not apply.
+    let files = GrepRequest {
+        output: Output::Files,
+        ..r.clone()
+    };
     let mut words = grep_words(
         rg,
         &["--files-with-matches", "--null", "--sort=path", "--binary"],
-        r,
+        &files,
     );
     match probe {
         Probe::Ignored => {
             words.extend(["--no-ignore".to_owned(), "--hidden".to_owned()]);
             push_vcs_excludes(&mut words);
         }
-        Probe::Case => words.push("--ignore-case".to_owned()),
+        Probe::Case if !r.ignore_case => words.push("--ignore-case".to_owned()),
+        Probe::Case => {}
     }
     push_path(&mut words, r.path.as_deref());
     words.join(" ")
+}
+
+/// `rg --type-list`: the file types this rg knows, one per line.
+pub fn type_list_script(rg: &str) -> String {
+    format!("exec {} --no-config --type-list", quote(rg))
 }
 
 /// The case probe of an empty glob: the pattern as `--iglob`, in path
@@ -81,23 +96,58 @@ pub fn glob_case_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String
     words.join(" ")
 }
 
-/// `rg --json --binary --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`].
+/// `rg --json --binary --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`],
+/// with the flags of the arguments asked for (SPEC §3a).
 ///
 /// `--binary` makes rg search binary files during a walk too (it skips them
 /// silently otherwise, so a log with one stray NUL reads as "no match");
 /// their `end` records then carry a `binary_offset`, and grep lists them
-/// without their lines (SPEC §2).
+/// without their lines (SPEC §2). `output` files and count print rg's own
+/// `--files-with-matches` and `--count` listings, NUL after each path; a
+/// count of a multiline search reads `--json`'s per-file `matched_lines`,
+/// since rg's `--count` counts a match that spans lines once.
 pub fn grep_script(rg: &str, r: &GrepRequest) -> String {
-    let mut words = grep_words(rg, &["--json", "--binary"], r);
+    let output: &[&str] = match r.output {
+        Output::Content => &["--json", "--binary"],
+        Output::Files => &["--files-with-matches", "--null", "--binary"],
+        Output::Count if r.multiline => &["--json", "--binary"],
+        Output::Count => &["--count", "--null", "--binary"],
+    };
+    let mut words = grep_words(rg, output, r);
     push_path(&mut words, r.path.as_deref());
     words.join(" ")
 }
 
-/// `rg --no-config <output flags> --regexp=<pattern>` [`--glob=<include>`]:
-/// what grep and its probes share.
+/// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
+/// [`--glob=<include>`]: what grep and its probes share.
 fn grep_words(rg: &str, output: &[&str], r: &GrepRequest) -> Vec<String> {
     let mut words = vec!["exec".to_owned(), quote(rg), "--no-config".to_owned()];
     words.extend(output.iter().map(|flag| (*flag).to_owned()));
+    if r.ignore_case {
+        words.push("--ignore-case".to_owned());
+    }
+    if r.literal {
+        words.push("--fixed-strings".to_owned());
+    }
+    if r.multiline {
+        words.extend(["--multiline".to_owned(), "--multiline-dotall".to_owned()]);
+    }
+    if r.output == Output::Content {
+        let c = r.context;
+        if c.before > 0 && c.before == c.after {
+            words.push(format!("--context={}", c.before));
+        } else {
+            if c.before > 0 {
+                words.push(format!("--before-context={}", c.before));
+            }
+            if c.after > 0 {
+                words.push(format!("--after-context={}", c.after));
+            }
+        }
+    }
+    if let Some(file_type) = &r.file_type {
+        words.push(format!("--type={}", quote(file_type)));
+    }
     words.push(format!("--regexp={}", quote(&r.pattern)));
     if let Some(include) = &r.include {
         words.push(format!("--glob={}", quote(include)));

@@ -1,11 +1,13 @@
 //! The serde model of `rg --json` records, decoded one line at a time.
 //!
-//! `match` records carry the matches; an `end` record with a non-null
-//! `binary_offset` says its file was binary (rg `--binary` searches such
-//! files and reports where it found the NUL byte). Every other record (a
-//! plain end, begin, context, summary, and any type a later rg adds) is
-//! checked to be a JSON object with a string `type` and then skipped
-//! without building a value.
+//! `match` records carry matched lines and `context` records the lines
+//! around them; an `end` record with a non-null `binary_offset` says its
+//! file was binary (rg `--binary` searches such files and reports where it
+//! found the NUL byte), and its `stats.matched_lines` is the file's count
+//! of matched lines, read when a count is wanted. Every other record (a
+//! plain end, begin, summary, and any type a later rg adds) is checked to
+//! be a JSON object with a string `type` and then skipped without building
+//! a value.
 
 use std::borrow::Cow;
 
@@ -17,23 +19,47 @@ use serde_json::value::RawValue;
 /// What one record says.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Record<'a> {
-    Match(MatchRecord<'a>),
+    /// A matched line (or, in a multiline search, several).
+    Match(LinesRecord<'a>),
+    /// A context line around a match.
+    Context(LinesRecord<'a>),
     /// The file at this path was binary (it had matches, or rg would not
     /// print an `end` record for it).
-    Binary {
+    Binary { path: Cow<'a, [u8]> },
+    /// The lines of the file at this path that matched ([`Want::counts`]).
+    Count {
         path: Cow<'a, [u8]>,
+        matched_lines: u64,
     },
 }
 
-/// One matched line, borrowed from the record where rg's JSON allows.
+/// What a search reads of rg's records besides matched lines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Want {
+    /// Every submatch of a match record, not only the first (a multiline
+    /// match's later lines need theirs).
+    pub all_submatches: bool,
+    /// Only the per-file counts of the end records; lines are skipped.
+    pub counts: bool,
+    /// Context records (rg prints them only when context was asked for;
+    /// otherwise they are skipped like any record nothing uses).
+    pub context: bool,
+}
+
+/// One match or context record, borrowed from the record where rg's JSON
+/// allows.
 #[derive(Debug, PartialEq, Eq)]
-pub struct MatchRecord<'a> {
+pub struct LinesRecord<'a> {
     pub path: Cow<'a, [u8]>,
-    /// The line as rg printed it, line terminator included.
-    pub line: Cow<'a, [u8]>,
+    /// The line (several in a multiline match) as rg printed it, line
+    /// terminators included.
+    pub lines: Cow<'a, [u8]>,
+    /// The number of the first line.
     pub line_number: u64,
-    /// Byte range of the first submatch within `line`, if rg gave one.
+    /// Byte range of the first submatch within `lines`, if rg gave one.
     pub first_match: Option<(usize, usize)>,
+    /// The later submatches, when [`Want::all_submatches`].
+    pub more_matches: Vec<(usize, usize)>,
 }
 
 #[derive(Deserialize)]
@@ -44,7 +70,8 @@ struct Envelope<'a> {
     data: Option<&'a RawValue>,
 }
 
-/// An `end` record: only its path and `binary_offset` are read.
+/// An `end` record: only its path, `binary_offset` and matched lines are
+/// read.
 #[derive(Deserialize)]
 struct EndRecordJson<'a> {
     #[serde(borrow)]
@@ -57,17 +84,27 @@ struct EndData<'a> {
     path: Option<Data<'a>>,
     #[serde(default)]
     binary_offset: Option<u64>,
+    #[serde(default)]
+    stats: Option<EndStats>,
 }
 
-/// A whole match record, for the one-pass fast path.
 #[derive(Deserialize)]
-struct MatchRecordJson<'a> {
+struct EndStats {
+    #[serde(default)]
+    matched_lines: Option<u64>,
+}
+
+/// A whole match or context record, for the one-pass fast path.
+#[derive(Deserialize)]
+#[serde(bound(deserialize = "S: Deserialize<'de> + Default"))]
+struct LinesRecordJson<'a, S> {
     #[serde(borrow)]
-    data: MatchData<'a>,
+    data: LinesData<'a, S>,
 }
 
 #[derive(Deserialize)]
-struct MatchData<'a> {
+#[serde(bound(deserialize = "S: Deserialize<'de> + Default"))]
+struct LinesData<'a, S> {
     #[serde(borrow, default)]
     path: Option<Data<'a>>,
     #[serde(borrow, default)]
@@ -75,12 +112,38 @@ struct MatchData<'a> {
     #[serde(default)]
     line_number: Option<u64>,
     #[serde(default)]
-    submatches: FirstSubmatch,
+    submatches: S,
+}
+
+/// The first submatch's byte range, and the later ones'.
+type Ranges = (Option<(usize, usize)>, Vec<(usize, usize)>);
+
+/// rg's submatches, as much of them as is read.
+trait Submatches {
+    fn ranges(self) -> Ranges;
 }
 
 /// The first of rg's submatches; the rest are skipped without allocating.
 #[derive(Default)]
 struct FirstSubmatch(Option<Submatch>);
+
+impl Submatches for FirstSubmatch {
+    fn ranges(self) -> Ranges {
+        (self.0.map(|s| (s.start, s.end)), Vec::new())
+    }
+}
+
+/// Every submatch.
+#[derive(Default, Deserialize)]
+struct AllSubmatches(Vec<Submatch>);
+
+impl Submatches for AllSubmatches {
+    fn ranges(self) -> Ranges {
+        let mut all = self.0.into_iter().map(|s| (s.start, s.end));
+        let first = all.next();
+        (first, all.collect())
+    }
+}
 
 impl<'de> Deserialize<'de> for FirstSubmatch {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -118,30 +181,48 @@ struct Submatch {
     end: usize,
 }
 
-/// Decode one non-blank line of `rg --json` output. `Ok(None)` for records
-/// that say nothing dsh-search uses. The error says what was wrong, for the
-/// `SEARCH_FAILED` message.
-pub fn decode(line: &[u8]) -> Result<Option<Record<'_>>, String> {
-    // Fast paths for the layout rg prints (`type` first): a match record is
-    // decoded in one pass, the records that carry no match are not decoded.
-    if line.starts_with(MATCH_PREFIX) {
-        let record: MatchRecordJson<'_> = serde_json::from_slice(line).map_err(|e| {
+/// Decode one non-blank line of `rg --json` output, reading what `want`
+/// asks. `Ok(None)` for records that say nothing dsh-search uses. The
+/// error says what was wrong, for the `SEARCH_FAILED` message.
+pub fn decode(line: &[u8], want: Want) -> Result<Option<Record<'_>>, String> {
+    // Fast paths for the layout rg prints (`type` first): a match or
+    // context record is decoded in one pass, the others are not decoded.
+    if line.starts_with(MATCH_PREFIX) || line.starts_with(CONTEXT_PREFIX) {
+        if want.counts || (!want.context && line.starts_with(CONTEXT_PREFIX)) {
+            return Ok(None);
+        }
+        let matched = line.starts_with(MATCH_PREFIX);
+        let what = if matched { "match" } else { "context" };
+        let shape = |e: serde_json::Error| {
             if e.is_data() {
-                format!("a match record is not of rg's form: {e}")
+                format!("a {what} record is not of rg's form: {e}")
             } else {
                 format!("not a JSON record: {e}")
             }
-        })?;
-        return match_record(record.data).map(|m| Some(Record::Match(m)));
+        };
+        let record = if want.all_submatches {
+            let r: LinesRecordJson<'_, AllSubmatches> =
+                serde_json::from_slice(line).map_err(shape)?;
+            lines_record(r.data, what)?
+        } else {
+            let r: LinesRecordJson<'_, FirstSubmatch> =
+                serde_json::from_slice(line).map_err(shape)?;
+            lines_record(r.data, what)?
+        };
+        return Ok(Some(if matched {
+            Record::Match(record)
+        } else {
+            Record::Context(record)
+        }));
     }
     if line.starts_with(END_PREFIX) {
         // Most files are text: their end record is skipped undecoded.
-        if memchr::memmem::find(line, br#""binary_offset":null"#).is_some() {
+        if !want.counts && memchr::memmem::find(line, br#""binary_offset":null"#).is_some() {
             return Ok(None);
         }
         let record: EndRecordJson<'_> = serde_json::from_slice(line)
             .map_err(|e| format!("an end record is not of rg's form: {e}"))?;
-        return end_record(record.data);
+        return end_record(record.data, want);
     }
     if NO_MATCH_PREFIXES.iter().any(|p| line.starts_with(p)) {
         return Ok(None);
@@ -154,7 +235,7 @@ pub fn decode(line: &[u8]) -> Result<Option<Record<'_>>, String> {
     let envelope: Envelope<'_> =
         serde_json::from_slice(line).map_err(|e| format!("not a JSON record: {e}"))?;
     let kind = envelope.kind;
-    if kind != "match" && kind != "end" {
+    if !matches!(kind.as_ref(), "match" | "context" | "end") {
         return Ok(None);
     }
     let data = envelope
@@ -166,28 +247,43 @@ pub fn decode(line: &[u8]) -> Result<Option<Record<'_>>, String> {
     if kind == "end" {
         let data: EndData<'_> = serde_json::from_str(data.get())
             .map_err(|e| format!("an end record is not of rg's form: {e}"))?;
-        return end_record(data);
+        return end_record(data, want);
     }
-    let data: MatchData<'_> = serde_json::from_str(data.get())
-        .map_err(|e| format!("a match record is not of rg's form: {e}"))?;
-    match_record(data).map(|m| Some(Record::Match(m)))
+    if want.counts || (!want.context && kind == "context") {
+        return Ok(None);
+    }
+    let what = if kind == "match" { "match" } else { "context" };
+    let shape = |e: serde_json::Error| format!("a {what} record is not of rg's form: {e}");
+    let record = if want.all_submatches {
+        let data: LinesData<'_, AllSubmatches> = serde_json::from_str(data.get()).map_err(shape)?;
+        lines_record(data, what)?
+    } else {
+        let data: LinesData<'_, FirstSubmatch> = serde_json::from_str(data.get()).map_err(shape)?;
+        lines_record(data, what)?
+    };
+    Ok(Some(if kind == "match" {
+        Record::Match(record)
+    } else {
+        Record::Context(record)
+    }))
 }
 
 const MATCH_PREFIX: &[u8] = br#"{"type":"match","data":{"#;
+const CONTEXT_PREFIX: &[u8] = br#"{"type":"context","data":{"#;
 const END_PREFIX: &[u8] = br#"{"type":"end","data":{"#;
-const NO_MATCH_PREFIXES: [&[u8]; 3] = [
+const NO_MATCH_PREFIXES: [&[u8]; 2] = [
     br#"{"type":"begin","data":{"#,
-    br#"{"type":"context","data":{"#,
     br#"{"type":"summary","data":{"#,
 ];
 
-/// The path of a match record, read from its opening bytes alone, as rg
-/// writes them (`{"type":"match","data":{"path":{"text":"…"` or
-/// `…{"bytes":"…"`): for a record that is cut off, or one not worth
+/// The path of a match or context record, read from its opening bytes
+/// alone, as rg writes them (`{"type":"match","data":{"path":{"text":"…"`
+/// or `…{"bytes":"…"`): for a record that is cut off, or one not worth
 /// decoding whole. `None` for anything else.
 pub fn match_path(line: &[u8]) -> Option<Vec<u8>> {
     let rest = line
-        .strip_prefix(MATCH_PREFIX)?
+        .strip_prefix(MATCH_PREFIX)
+        .or_else(|| line.strip_prefix(CONTEXT_PREFIX))?
         .strip_prefix(br#""path":{"#)?;
     let (rest, base64) = if let Some(r) = rest.strip_prefix(br#""text":"#) {
         (r, false)
@@ -207,39 +303,57 @@ pub fn match_path(line: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-fn end_record(data: EndData<'_>) -> Result<Option<Record<'_>>, String> {
+fn end_record(data: EndData<'_>, want: Want) -> Result<Option<Record<'_>>, String> {
+    if want.counts {
+        let matched_lines = data
+            .stats
+            .and_then(|s| s.matched_lines)
+            .ok_or_else(|| "an end record has no stats.matched_lines".to_owned())?;
+        if matched_lines == 0 {
+            return Ok(None);
+        }
+        let path = data
+            .path
+            .ok_or_else(|| "an end record has no path".to_owned())
+            .and_then(|d| bytes_of(d, "end", "path"))?;
+        return Ok(Some(Record::Count {
+            path,
+            matched_lines,
+        }));
+    }
     if data.binary_offset.is_none() {
         return Ok(None);
     }
     let path = data
         .path
         .ok_or_else(|| "an end record has no path".to_owned())
-        .and_then(|d| bytes_of(d, "path"))?;
+        .and_then(|d| bytes_of(d, "end", "path"))?;
     Ok(Some(Record::Binary { path }))
 }
 
-fn match_record(data: MatchData<'_>) -> Result<MatchRecord<'_>, String> {
+fn lines_record<'a, S: Submatches>(
+    data: LinesData<'a, S>,
+    what: &str,
+) -> Result<LinesRecord<'a>, String> {
     let path = data
         .path
-        .ok_or_else(|| "a match record has no path".to_owned())
-        .and_then(|d| bytes_of(d, "path"))?;
-    let line = data
+        .ok_or_else(|| format!("a {what} record has no path"))
+        .and_then(|d| bytes_of(d, what, "path"))?;
+    let lines = data
         .lines
-        .ok_or_else(|| "a match record has no lines".to_owned())
-        .and_then(|d| bytes_of(d, "lines"))?;
+        .ok_or_else(|| format!("a {what} record has no lines"))
+        .and_then(|d| bytes_of(d, what, "lines"))?;
     let line_number = data
         .line_number
-        .ok_or_else(|| "a match record has no line_number".to_owned())?;
-    let first_match = data
-        .submatches
-        .0
-        .map(|s| (s.start, s.end))
-        .filter(|&(start, end)| start <= end && end <= line.len());
-    Ok(MatchRecord {
+        .ok_or_else(|| format!("a {what} record has no line_number"))?;
+    let within = |&(start, end): &(usize, usize)| start <= end && end <= lines.len();
+    let (first, more) = data.submatches.ranges();
+    Ok(LinesRecord {
+        first_match: first.filter(within),
+        more_matches: more.into_iter().filter(within).collect(),
         path,
-        line,
+        lines,
         line_number,
-        first_match,
     })
 }
 
@@ -247,16 +361,16 @@ fn is_object(json: &[u8]) -> bool {
     json.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
-fn bytes_of<'a>(data: Data<'a>, field: &str) -> Result<Cow<'a, [u8]>, String> {
+fn bytes_of<'a>(data: Data<'a>, what: &str, field: &str) -> Result<Cow<'a, [u8]>, String> {
     match (data.text, data.bytes) {
         (Some(Cow::Borrowed(text)), _) => Ok(Cow::Borrowed(text.as_bytes())),
         (Some(Cow::Owned(text)), _) => Ok(Cow::Owned(text.into_bytes())),
         (None, Some(encoded)) => BASE64
             .decode(encoded.as_bytes())
             .map(Cow::Owned)
-            .map_err(|e| format!("a match record's {field}.bytes is not base64: {e}")),
+            .map_err(|e| format!("a {what} record's {field}.bytes is not base64: {e}")),
         (None, None) => Err(format!(
-            "a match record's {field} has neither text nor bytes"
+            "a {what} record's {field} has neither text nor bytes"
         )),
     }
 }
@@ -265,7 +379,11 @@ fn bytes_of<'a>(data: Data<'a>, field: &str) -> Result<Cow<'a, [u8]>, String> {
 mod tests {
     use super::*;
 
-    fn matched(line: &[u8]) -> MatchRecord<'_> {
+    fn decode(line: &[u8]) -> Result<Option<Record<'_>>, String> {
+        super::decode(line, Want::default())
+    }
+
+    fn matched(line: &[u8]) -> LinesRecord<'_> {
         match decode(line) {
             Ok(Some(Record::Match(m))) => m,
             other => panic!("{other:?}"),
@@ -315,7 +433,7 @@ mod tests {
         let line = br#"{"type":"match","data":{"path":{"text":"src/a.rs"},"lines":{"text":"fn main() {}\n"},"line_number":3,"absolute_offset":0,"submatches":[{"match":{"text":"main"},"start":3,"end":7}]}}"#;
         let m = matched(line);
         assert_eq!(&*m.path, b"src/a.rs");
-        assert_eq!(&*m.line, b"fn main() {}\n");
+        assert_eq!(&*m.lines, b"fn main() {}\n");
         assert_eq!(m.line_number, 3);
         assert_eq!(m.first_match, Some((3, 7)));
     }
@@ -326,12 +444,12 @@ mod tests {
         let line = br#"{"type":"match","data":{"path":{"bytes":"YS//LnR4dA=="},"lines":{"bytes":"Y2Fm6SB4Cg=="},"line_number":1,"submatches":[]}}"#;
         let m = matched(line);
         assert_eq!(&*m.path, b"a/\xff.txt");
-        assert_eq!(&*m.line, b"caf\xe9 x\n");
+        assert_eq!(&*m.lines, b"caf\xe9 x\n");
         assert_eq!(m.first_match, None);
         let escaped = br#"{"type":"match","data":{"path":{"text":"a\"b"},"lines":{"text":"\u00e9\t\n"},"line_number":2,"submatches":[{"start":0,"end":2}]}}"#;
         let m = matched(escaped);
         assert_eq!(&*m.path, b"a\"b");
-        assert_eq!(&*m.line, "é\t\n".as_bytes());
+        assert_eq!(&*m.lines, "é\t\n".as_bytes());
     }
 
     #[test]
@@ -340,10 +458,61 @@ mod tests {
             &br#"{"type":"begin","data":{"path":{"text":"a"}}}"#[..],
             br#"{"type":"summary","data":{"elapsed_total":{}}}"#,
             br#"{"type":"future_kind","data":[1,2,3]}"#,
-            br#"{"type":"context"}"#,
         ] {
             assert_eq!(decode(line), Ok(None));
         }
+    }
+
+    #[test]
+    fn context_records_and_every_submatch() {
+        let context = br#"{"type":"context","data":{"path":{"text":"a"},"lines":{"text":"ctx\n"},"line_number":4,"absolute_offset":9,"submatches":[]}}"#;
+        assert_eq!(decode(context), Ok(None), "skipped unless asked for");
+        let with_context = Want {
+            context: true,
+            ..Want::default()
+        };
+        let Ok(Some(Record::Context(c))) = super::decode(context, with_context) else {
+            panic!("a context record")
+        };
+        assert_eq!(
+            (&*c.lines, c.line_number, c.first_match),
+            (&b"ctx\n"[..], 4, None)
+        );
+        let multi = br#"{"type":"match","data":{"path":{"text":"m"},"lines":{"text":"a1\na2\n"},"line_number":1,"absolute_offset":0,"submatches":[{"match":{"text":"a"},"start":0,"end":1},{"match":{"text":"a"},"start":3,"end":4}]}}"#;
+        let all = Want {
+            all_submatches: true,
+            ..Want::default()
+        };
+        let Ok(Some(Record::Match(m))) = super::decode(multi, all) else {
+            panic!("a match record")
+        };
+        assert_eq!(
+            (m.first_match, m.more_matches),
+            (Some((0, 1)), vec![(3, 4)])
+        );
+        assert_eq!(matched(multi).more_matches, Vec::<(usize, usize)>::new());
+        assert_eq!(
+            super::decode(br#"{"type":"context"}"#, with_context).unwrap_err(),
+            "a context record has no data"
+        );
+    }
+
+    #[test]
+    fn counts_come_from_end_records() {
+        let counts = Want {
+            counts: true,
+            ..Want::default()
+        };
+        let end = br#"{"type":"end","data":{"path":{"text":"a"},"binary_offset":null,"stats":{"matched_lines":3,"matches":1}}}"#;
+        assert_eq!(
+            super::decode(end, counts),
+            Ok(Some(Record::Count {
+                path: Cow::Borrowed(&b"a"[..]),
+                matched_lines: 3
+            }))
+        );
+        let line = br#"{"type":"match","data":{"path":{"text":"a"},"lines":{"text":"x\n"},"line_number":1,"submatches":[]}}"#;
+        assert_eq!(super::decode(line, counts), Ok(None));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod command;
 mod feed;
+pub mod giant;
 pub mod json;
 pub mod process;
 pub mod quote;

@@ -83,6 +83,11 @@ pub struct Spec<'a> {
     pub budget: Budget<'a>,
     /// rg stdout bytes the sink may receive; one more byte is an overflow.
     pub stdout_cap: u64,
+    /// When set, each `\n`-ended record counts at most this many bytes
+    /// against the cap: the sink reads a longer one as it streams and keeps
+    /// only a bounded part of it (grep's `--json`: one giant line is a
+    /// match, not an overflow), so memory stays bounded by the cap.
+    pub record_bound: Option<u64>,
 }
 
 /// How the run ended.
@@ -300,18 +305,18 @@ impl Pipes {
     }
 
     /// Read what stdout has, up to `READS_PER_WAKE` reads, passing it to `feed`.
-    fn read_stdout(&mut self, cap: u64, feed: &mut impl FnMut(&[u8])) -> Read {
+    fn read_stdout(&mut self, meter: &mut Meter, feed: &mut impl FnMut(&[u8])) -> Read {
         for _ in 0..READS_PER_WAKE {
             let Some(n) = read_some(&mut self.stdout, &mut self.buf[..]) else {
                 return Read::Idle;
             };
             self.reads += 1;
             self.stdout_bytes += n as u64;
-            if self.stdout_bytes > cap {
-                // The sink sees exactly the first `cap` bytes, however the
-                // reads fell (a probe's count stays the same from run to run).
-                let over = usize::try_from(self.stdout_bytes - cap).unwrap_or(n);
-                feed(&self.buf[..n.saturating_sub(over)]);
+            if let Err(within) = meter.count(&self.buf[..n]) {
+                // The sink sees exactly what fits under the cap, however
+                // the reads fell (a probe's count stays the same from run
+                // to run).
+                feed(&self.buf[..within]);
                 return Read::Overflow;
             }
             feed(&self.buf[..n]);
@@ -334,6 +339,59 @@ impl Pipes {
             };
             self.stderr.push(&buf[..n]);
         }
+    }
+}
+
+/// Counts stdout against the cap (see [`Spec::record_bound`]).
+#[derive(Debug)]
+struct Meter {
+    cap: u64,
+    bound: Option<u64>,
+    counted: u64,
+    /// Bytes of the record not yet ended by `\n`.
+    record: u64,
+}
+
+impl Meter {
+    fn new(spec: &Spec<'_>) -> Self {
+        Self {
+            cap: spec.stdout_cap,
+            bound: spec.record_bound,
+            counted: 0,
+            record: 0,
+        }
+    }
+
+    /// Count `chunk`; `Err(n)` when the cap is passed, with `n` the bytes
+    /// of `chunk` that fit under it.
+    fn count(&mut self, chunk: &[u8]) -> Result<(), usize> {
+        let Some(bound) = self.bound else {
+            self.counted += chunk.len() as u64;
+            if self.counted > self.cap {
+                let over = usize::try_from(self.counted - self.cap).unwrap_or(chunk.len());
+                return Err(chunk.len().saturating_sub(over));
+            }
+            return Ok(());
+        };
+        let mut from = 0;
+        while from < chunk.len() {
+            let end = memchr::memchr(b'\n', &chunk[from..]).map_or(chunk.len(), |i| from + i + 1);
+            let len = (end - from) as u64;
+            // Of this piece, the bytes still under the record's bound count.
+            let counts = bound.saturating_sub(self.record).min(len);
+            if self.counted + counts > self.cap {
+                let fits = usize::try_from(self.cap - self.counted).unwrap_or(0);
+                return Err(from + fits);
+            }
+            self.counted += counts;
+            self.record = if chunk[end - 1] == b'\n' {
+                0
+            } else {
+                self.record + len
+            };
+            from = end;
+        }
+        Ok(())
     }
 }
 
@@ -364,6 +422,7 @@ fn watch(
     feed: &mut impl FnMut(&[u8]),
 ) -> Option<Cut> {
     let budget = spec.budget;
+    let mut meter = Meter::new(spec);
     let mut last_look = Instant::now();
     // Set once sh has exited with a pipe still open: drain until then.
     let mut drain_until: Option<Instant> = None;
@@ -390,7 +449,7 @@ fn watch(
         };
         let ready = pipes.wait(wait.min(budget.remaining()));
         if ready {
-            if let Read::Overflow = pipes.read_stdout(spec.stdout_cap, feed) {
+            if let Read::Overflow = pipes.read_stdout(&mut meter, feed) {
                 return Some(Cut::Overflow);
             }
             pipes.read_stderr();
@@ -470,6 +529,7 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
         workdir,
         budget: budget.within(Duration::from_secs(1)),
         stdout_cap: 64 * 1024,
+        record_bound: None,
     };
     let finished = run(&spec, &mut out).ok()?;
     match finished.ending {
@@ -512,6 +572,7 @@ mod tests {
                 stop,
             },
             stdout_cap: cap,
+            record_bound: None,
         }
     }
 
@@ -564,5 +625,34 @@ mod tests {
         );
         assert!(started.is_err(), "{started:?}");
         assert!(!dir.path().join("made").exists());
+    }
+
+    #[test]
+    fn a_record_bound_counts_a_long_record_in_part() {
+        let mut meter = Meter {
+            cap: 25,
+            bound: Some(10),
+            counted: 0,
+            record: 0,
+        };
+        // A 4-byte record, then one of 40 bytes split across chunks: it
+        // counts 10; a short record after it counts whole.
+        assert_eq!(meter.count(b"abc\n"), Ok(()));
+        assert_eq!(meter.count(&[b'x'; 30]), Ok(()));
+        assert_eq!(meter.count(b"yyyyyyyyy\nzz"), Ok(()));
+        assert_eq!(meter.counted, 4 + 10 + 2);
+        // The rest of that record counts 8 (10 less the 2 already seen).
+        assert_eq!(meter.count(b"0123456789\n"), Ok(()));
+        assert_eq!(meter.counted, 24);
+        // Over the cap: what fits is the first byte.
+        assert_eq!(meter.count(b"ab\n"), Err(1));
+        let mut plain = Meter {
+            cap: 5,
+            bound: None,
+            counted: 0,
+            record: 0,
+        };
+        assert_eq!(plain.count(b"abc"), Ok(()));
+        assert_eq!(plain.count(b"defg"), Err(2));
     }
 }

@@ -29,19 +29,32 @@ const TARGET_ERRORS: [&str; 3] = [
     "Not a directory",
 ];
 
+/// What the search knows besides how rg ended.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Evidence<'a> {
+    /// The sink kept something.
+    pub has_results: bool,
+    /// The first record the sink could not read.
+    pub malformed: Option<&'a str>,
+    /// A `type` filtered the files (grep).
+    pub typed: bool,
+}
+
 /// SPEC §6: how a run of `tool` that `exited` by itself stands. Exit 0 →
 /// results, 1 → empty, anything else an error, except exit 2 after results
-/// (some paths unsearched) or with nothing searched (empty). `has_results`:
-/// the sink kept something; `malformed`: the first record it could not
-/// read.
+/// (some paths unsearched) or with nothing searched (empty).
 pub fn classify(
     tool: Tool,
     settings: &Settings,
     exited: Exited,
     run: &Finished,
-    has_results: bool,
-    malformed: Option<&str>,
+    evidence: Evidence<'_>,
 ) -> Result<Coverage, SearchError> {
+    let Evidence {
+        has_results,
+        malformed,
+        typed,
+    } = evidence;
     let stderr = || run.stderr.excerpt();
     let fail = |reason| Err(SearchError::new(tool, reason));
     let code = match exited {
@@ -56,8 +69,9 @@ pub fn classify(
     if code == 2 && run.stdout_bytes == 0 {
         if let Some(rejection) = rejection(tool, &run.stderr) {
             let quoted = match rejection {
-                // rg's own advice (--multiline) names a flag dsh-search
-                // does not have: only its first line is quoted.
+                // rg's own advice names its command-line flag (-U); the
+                // advice names the argument (multiline): only rg's first
+                // line is quoted.
                 Rejection::LineBreak => run.stderr.first_line(),
                 _ => stderr(),
             };
@@ -81,7 +95,9 @@ pub fn classify(
             paths: run.stderr.lines.max(1),
             first_error: run.stderr.first_line(),
         })),
-        2 if any_message_starts(&run.stderr, NOTHING_SEARCHED) => Ok(Coverage::NothingSearched),
+        2 if any_message_starts(&run.stderr, NOTHING_SEARCHED) => {
+            Ok(Coverage::NothingSearched { typed })
+        }
         2 if TARGET_ERRORS.iter().any(|e| run.stderr.contains(e)) => fail(Reason::Target {
             status: code,
             stderr: stderr(),
@@ -104,6 +120,19 @@ pub fn classify(
             stderr: stderr(),
         }),
     }
+}
+
+/// The file type rg did not know, when that is why it stopped: exit 2,
+/// nothing printed, and `unrecognized file type: NAME` first (rg checks
+/// its arguments before it searches).
+pub fn unknown_type(exited: Exited, run: &Finished) -> Option<String> {
+    if exited != Exited::Status(2) || run.stdout_bytes != 0 {
+        return None;
+    }
+    let first = run.stderr.first_line();
+    message(&first)
+        .strip_prefix("unrecognized file type:")
+        .map(|name| name.trim().to_owned())
 }
 
 /// A line of rg's stderr without rg 14's `rg: ` prefix (rg 13 has none).

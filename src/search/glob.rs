@@ -7,14 +7,14 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::classify::classify;
+use super::classify::{Evidence, classify};
 use super::hints;
 use super::listing::{self, ListingSink};
 use super::paths::Workdir;
 use super::report::{Coverage, Items, Report};
-use super::{Failure, Searched};
+use super::{Failure, Paging, Searched};
 use crate::error::{SearchError, TimeoutPage};
-use crate::request::GlobRequest;
+use crate::request::{Context, GlobRequest};
 use crate::rg::command::{self, Probe};
 use crate::rg::process::Ending;
 use crate::rg::process::Finished;
@@ -36,7 +36,7 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .clone()
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
     let script = command::glob_script(super::rg_for_script(settings), r, root.as_deref());
-    let sink = ListingSink::default();
+    let sink = (ListingSink::default(), None);
     super::run_and_judge(
         Tool::Glob,
         script,
@@ -60,7 +60,7 @@ fn result(
     let listed = listing::lists_a_path(&sink.bytes, &workdir);
     let timed_out = |listing: Option<Vec<u8>>| {
         let partial = listing
-            .and_then(|l| partial_page(l, &workdir, budget, settings))
+            .and_then(|l| partial_page(l, r, &workdir, budget, settings))
             .map(Box::new);
         let page = match (&partial, settings.glob_sort) {
             (None, _) => TimeoutPage::Nothing,
@@ -68,7 +68,10 @@ fn result(
             (Some(_), GlobSort::Newest | GlobSort::Oldest) => TimeoutPage::InPathOrder,
         };
         let error = SearchError::halted(Tool::Glob, Halt::TimedOut, settings.timeout_ms, page);
-        Failure { error, partial }
+        Failure {
+            error: error.into(),
+            partial,
+        }
     };
     let halted =
         |halt| SearchError::halted(Tool::Glob, halt, settings.timeout_ms, TimeoutPage::Nothing);
@@ -86,14 +89,19 @@ fn result(
         Ending::Halted(halt) => return Err(halted(halt).into()),
         Ending::Exited(exited) => exited,
     };
-    let coverage = classify(Tool::Glob, settings, exited, finished, listed, None)?;
+    let evidence = Evidence {
+        has_results: listed,
+        ..Evidence::default()
+    };
+    let coverage = classify(Tool::Glob, settings, exited, finished, evidence)?;
     // Ordering stats every path: only for a result that stands.
     let paths = match listing::ordered_paths(sink.bytes, &workdir, settings.glob_sort, budget) {
         Ok(paths) => paths,
         Err((Halt::TimedOut, listing)) => return Err(timed_out(Some(listing))),
         Err((halt, _)) => return Err(halted(halt).into()),
     };
-    let hints = if paths.len() == 0 {
+    // An empty search ignoring case already is the case probe.
+    let hints = if paths.len() == 0 && !r.ignore_case {
         let rg = super::rg_for_script(settings);
         let probe = (Probe::Case, command::glob_case_script(rg, r, root));
         hints::probe(&[probe], settings, &workdir, finished.elapsed, budget)
@@ -103,16 +111,25 @@ fn result(
     Ok(super::report(
         Tool::Glob,
         Items::Glob(paths),
-        settings.limits.glob_max_results,
+        paging(r, settings),
         coverage,
         Vec::new(),
         hints,
     ))
 }
 
+fn paging(r: &GlobRequest, settings: &Settings) -> Paging {
+    Paging {
+        cap: settings.limits.glob_max_results,
+        page: r.page,
+        context: Context::default(),
+    }
+}
+
 /// What a timed-out glob found, in path order (no time is left to stat).
 fn partial_page(
     listing: Vec<u8>,
+    r: &GlobRequest,
     workdir: &Workdir,
     budget: Budget<'_>,
     settings: &Settings,
@@ -123,11 +140,10 @@ fn partial_page(
     };
     let paths = listing::ordered_paths(listing, workdir, GlobSort::Path, grace).ok()?;
     (paths.len() > 0).then(|| {
-        let cap = settings.limits.glob_max_results;
         super::report(
             Tool::Glob,
             Items::Glob(paths),
-            cap,
+            paging(r, settings),
             Coverage::Complete,
             Vec::new(),
             Vec::new(),

@@ -1,19 +1,24 @@
-//! grep's pipeline, request to result: the `rg --json` run into the match
-//! sink, how it ended, the grouped and ordered matches capped to a page
-//! (SPEC §2, §4), the probes of an empty result (SPEC §4a), and the page
-//! of a timeout.
+//! grep's pipeline, request to result: the rg run for the output mode
+//! asked (SPEC §3a: matched lines from `--json`, the files from
+//! `--files-with-matches`, the counts from `--count`) into its sink, how it
+//! ended, the result ordered and cut into a page (SPEC §2, §3b, §4), the
+//! probes of an empty result (SPEC §4a), the page of a timeout, and the
+//! close names of a file type rg does not know.
 
-use super::classify::classify;
+use super::classify::{self, Evidence, classify};
 use super::hints;
-use super::matches::MatchSink;
+use super::listing::{self, CountSink, ListingSink};
+use super::matches::{self, MatchSink};
 use super::paths::Workdir;
-use super::report::{Coverage, Hint, Items, Report};
-use super::{Failure, Searched};
-use crate::error::{SearchError, TimeoutPage};
-use crate::request::GrepRequest;
+use super::report::{Coverage, FileCount, Hint, Items, Report};
+use super::types;
+use super::{Failure, Paging, Searched};
+use crate::error::{ArgumentError, SearchError, TimeoutPage};
+use crate::request::{GrepRequest, Output};
+use crate::rg::Sink;
 use crate::rg::command::{self, Probe};
-use crate::rg::process::Ending;
-use crate::rg::process::Finished;
+use crate::rg::json::Want;
+use crate::rg::process::{Ending, Finished};
 use crate::settings::Settings;
 use crate::stop::{Budget, Halt};
 use crate::tool::Tool;
@@ -22,77 +27,233 @@ use crate::tool::Tool;
 pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Searched {
     let script = command::grep_script(super::rg_for_script(settings), r);
     let workdir = Workdir::new(&settings.workdir);
-    let sink = MatchSink::new(&workdir, settings.limits.grep_max_line_bytes);
-    super::run_and_judge(
-        Tool::Grep,
-        script,
-        settings,
-        budget,
-        sink,
-        |finished, sink| result(r, settings, budget, finished, sink),
-    )
+    let line_cap = settings.limits.grep_max_line_bytes;
+    let judge = |finished: &Finished, sink| result(r, settings, budget, finished, sink);
+    match r.output {
+        Output::Files => {
+            let sink = Collect::Files(ListingSink::default(), &workdir, budget);
+            super::run_and_judge(Tool::Grep, script, settings, budget, (sink, None), judge)
+        }
+        // rg's `--count` counts a match that spans lines once: a multiline
+        // count reads `--json`'s per-file counts instead.
+        Output::Count if !r.multiline => {
+            let sink = Collect::Counts(CountSink::default(), &workdir);
+            super::run_and_judge(Tool::Grep, script, settings, budget, (sink, None), judge)
+        }
+        Output::Content | Output::Count => {
+            let want = Want {
+                all_submatches: r.multiline,
+                counts: r.output == Output::Count,
+                context: r.context.any(),
+            };
+            // A multiline record may hold countless lines, each shown:
+            // only one-line records are read as they stream.
+            let bound = (!r.multiline && r.output == Output::Content)
+                .then(|| matches::record_bound(line_cap));
+            let sink = Collect::Lines(Box::new(MatchSink::new(&workdir, line_cap, want, bound)));
+            super::run_and_judge(Tool::Grep, script, settings, budget, (sink, bound), judge)
+        }
+    }
 }
 
-/// What the run says: the matches, or why there are none to trust.
+/// The sink of the output mode asked.
+enum Collect<'w> {
+    Lines(Box<MatchSink<'w>>),
+    Files(ListingSink, &'w Workdir, Budget<'w>),
+    Counts(CountSink, &'w Workdir),
+}
+
+impl Sink for Collect<'_> {
+    fn chunk(&mut self, bytes: &[u8]) {
+        match self {
+            Self::Lines(sink) => sink.chunk(bytes),
+            Self::Files(sink, ..) => sink.chunk(bytes),
+            Self::Counts(sink, _) => sink.chunk(bytes),
+        }
+    }
+
+    fn finish(&mut self) {
+        match self {
+            Self::Lines(sink) => sink.finish(),
+            Self::Files(sink, ..) => sink.finish(),
+            Self::Counts(sink, _) => sink.finish(),
+        }
+    }
+
+    fn skim(&mut self, bytes: &[u8]) {
+        if let Self::Lines(sink) = self {
+            sink.skim(bytes);
+        }
+    }
+
+    fn overflowed(&mut self) {
+        if let Self::Lines(sink) = self {
+            sink.overflowed();
+        }
+    }
+}
+
+impl Collect<'_> {
+    fn has_results(&self) -> bool {
+        match self {
+            Self::Lines(sink) => sink.has_matches(),
+            Self::Files(sink, ..) => !listing::whole_paths(&sink.bytes).is_empty(),
+            Self::Counts(sink, _) => sink.has_counts(),
+        }
+    }
+
+    fn malformed(&self) -> Option<&str> {
+        match self {
+            Self::Lines(sink) => sink.error(),
+            Self::Files(..) => None,
+            Self::Counts(sink, _) => sink.error(),
+        }
+    }
+
+    /// The files that made most of an overflowing output (matched lines
+    /// only: the other listings are a path a file).
+    fn heavy(&mut self) -> Vec<(String, u8)> {
+        match self {
+            Self::Lines(sink) => sink.heavy(),
+            Self::Files(..) | Self::Counts(..) => Vec::new(),
+        }
+    }
+
+    /// What the sink kept, ordered, and the binary files that matched.
+    fn into_items(self) -> Result<(Items, Vec<String>), Halt> {
+        Ok(match self {
+            Self::Lines(sink) => {
+                let matched = (*sink).into_matched();
+                if matched.counts.is_empty() {
+                    (Items::Lines(matched.files), matched.binary_files)
+                } else {
+                    (Items::Counts(matched.counts), Vec::new())
+                }
+            }
+            Self::Files(sink, workdir, budget) => {
+                // A listing cut short (a timeout) may end in half a path.
+                let mut listing = sink.bytes;
+                listing.truncate(listing::whole_paths(&listing).len());
+                let paths = listing::matched_files(listing, workdir, budget).map_err(|(h, _)| h)?;
+                (Items::Files(paths), Vec::new())
+            }
+            Self::Counts(sink, workdir) => {
+                let counts = sink
+                    .into_counts(workdir)
+                    .into_iter()
+                    .map(|(path, count)| FileCount { path, count })
+                    .collect();
+                (Items::Counts(counts), Vec::new())
+            }
+        })
+    }
+}
+
+/// What the run says: the result, or why there is none to trust.
 fn result(
     r: &GrepRequest,
     settings: &Settings,
     budget: Budget<'_>,
     finished: &Finished,
-    mut sink: MatchSink<'_>,
+    mut sink: Collect<'_>,
 ) -> Result<Report, Failure> {
+    let halted = |halt, page| SearchError::halted(Tool::Grep, halt, settings.timeout_ms, page);
     let exited = match finished.ending {
         // Say which files made the output too large (SPEC §6).
         Ending::Overflow => return Err(super::overflow(Tool::Grep, settings, sink.heavy()).into()),
         Ending::Halted(halt) => {
-            // A timeout after rg printed matches keeps them (SPEC §4a).
-            let partial = (halt == Halt::TimedOut && sink.has_matches())
-                .then(|| Box::new(report(sink, Coverage::Complete, settings, Vec::new())));
+            // A timeout after rg printed results keeps them (SPEC §4a).
+            let partial = (halt == Halt::TimedOut && sink.has_results())
+                .then(|| report(r, settings, sink, Coverage::Complete, Vec::new()).ok())
+                .flatten()
+                .map(Box::new);
             let page = match partial {
                 Some(_) => TimeoutPage::Ordered,
                 None => TimeoutPage::Nothing,
             };
-            let error = SearchError::halted(Tool::Grep, halt, settings.timeout_ms, page);
-            return Err(Failure { error, partial });
+            return Err(Failure {
+                error: halted(halt, page).into(),
+                partial,
+            });
         }
         Ending::Exited(exited) => exited,
     };
-    let has_matches = sink.has_matches();
-    let coverage = classify(
-        Tool::Grep,
-        settings,
-        exited,
-        finished,
-        has_matches,
-        sink.error(),
-    )?;
-    let hints = if has_matches {
+    if let Some(given) = classify::unknown_type(exited, finished) {
+        let known = types::list(settings, budget);
+        return Err(Failure {
+            error: unknown_type(&given, &known).into(),
+            partial: None,
+        });
+    }
+    let has_results = sink.has_results();
+    let evidence = Evidence {
+        has_results,
+        malformed: sink.malformed(),
+        typed: r.file_type.is_some(),
+    };
+    let coverage = classify(Tool::Grep, settings, exited, finished, evidence)?;
+    let hints = if has_results {
         Vec::new()
     } else {
         let rg = super::rg_for_script(settings);
         let workdir = Workdir::new(&settings.workdir);
-        let scripts = [Probe::Ignored, Probe::Case]
-            .map(|probe| (probe, command::grep_probe_script(rg, probe, r)));
+        // An empty search ignoring case already is the case probe.
+        let probes: &[Probe] = if r.ignore_case {
+            &[Probe::Ignored]
+        } else {
+            &[Probe::Ignored, Probe::Case]
+        };
+        let scripts: Vec<(Probe, String)> = probes
+            .iter()
+            .map(|&probe| (probe, command::grep_probe_script(rg, probe, r)))
+            .collect();
         hints::probe(&scripts, settings, &workdir, finished.elapsed, budget)
     };
-    Ok(report(sink, coverage, settings, hints))
+    report(r, settings, sink, coverage, hints)
 }
 
-/// The report of what `sink` kept: text files with their lines, and the
-/// binary files that matched (their lines never shown, SPEC §2).
+/// The report of what `sink` kept (binary files' lines never shown, SPEC
+/// §2); `Err` when ordering a listing was stopped.
 fn report(
-    sink: MatchSink<'_>,
-    coverage: Coverage,
+    r: &GrepRequest,
     settings: &Settings,
+    sink: Collect<'_>,
+    coverage: Coverage,
     hints: Vec<Hint>,
-) -> Report {
-    let matched = sink.into_matched();
-    super::report(
+) -> Result<Report, Failure> {
+    let (items, binary_files) = sink.into_items().map_err(|halt| Failure {
+        error: SearchError::halted(Tool::Grep, halt, settings.timeout_ms, TimeoutPage::Nothing)
+            .into(),
+        partial: None,
+    })?;
+    let paging = Paging {
+        cap: settings.limits.grep_max_matches,
+        page: r.page,
+        context: r.context,
+    };
+    Ok(super::report(
         Tool::Grep,
-        Items::Grep(matched.files),
-        settings.limits.grep_max_matches,
+        items,
+        paging,
         coverage,
-        matched.binary_files,
+        binary_files,
         hints,
+    ))
+}
+
+/// The argument error for a `type` rg does not know, with the close names
+/// among those it does (SPEC §3a).
+fn unknown_type(given: &str, known: &[types::FileType]) -> ArgumentError {
+    let close = types::close(given, known);
+    let names = if close.is_empty() {
+        String::new()
+    } else {
+        format!("; close names: {}", close.join(", "))
+    };
+    ArgumentError::new(
+        "type",
+        format!(
+            "type {given:?} is not a file type ripgrep knows{names}. Pass one of the names `rg --type-list` prints, or an include glob such as *.ts"
+        ),
     )
 }

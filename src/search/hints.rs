@@ -63,6 +63,7 @@ pub fn probe(
                     workdir: &settings.workdir,
                     budget,
                     stdout_cap: PROBE_CAP,
+                    record_bound: None,
                 };
                 (*probe, scope.spawn(move || paths(&spec, workdir)))
             })
@@ -166,47 +167,37 @@ fn components(path: &str) -> Vec<&str> {
     }
 }
 
-/// The remainder of a page that shows the first `shown` of the `total`
-/// results in `items`: how many it left out and the places most of them
-/// are in (see `places`). `None` when the page shows them all.
-pub fn remainder(items: &Items, shown: usize, total: usize) -> Option<Hint> {
+/// The remainder of a page that shows `shown` of the `total` entries in
+/// `items` from `offset` on: how many it leaves out (before it and after
+/// it) and the places most of them are in (see `places`). `None` when the
+/// page shows them all.
+pub fn remainder(items: &Items, offset: usize, shown: usize, total: usize) -> Option<Hint> {
     if shown >= total {
         return None;
     }
     let places = match items {
-        Items::Glob(paths) => {
-            // One count per directory, on the raw bytes (a string is
-            // made per directory, not per path), reading the listing front
-            // to back: runs of paths in one directory (rg lists a
-            // directory's entries together) are counted without a lookup.
-            let mut dirs: HashMap<&[u8], usize> = HashMap::new();
-            let mut run: Option<(&[u8], usize)> = None;
-            for path in paths.raw_from_in_memory_order(shown) {
-                let dir = parent_bytes(path);
-                match &mut run {
-                    Some((last, n)) if *last == dir => *n += 1,
-                    _ => {
-                        if let Some((last, n)) = run.replace((dir, 1)) {
-                            *dirs.entry(last).or_default() += n;
-                        }
-                    }
-                }
-            }
-            if let Some((last, n)) = run {
-                *dirs.entry(last).or_default() += n;
-            }
-            let named: Vec<(Cow<'_, str>, usize)> = dirs
-                .into_iter()
-                .map(|(dir, n)| (String::from_utf8_lossy(dir), n))
-                .collect();
-            places::largest(named.iter().map(|(d, n)| (d.as_ref(), *n)), Leaf::FilesIn)
+        Items::Glob(paths) | Items::Files(paths) => {
+            directories(paths.raw_outside_in_memory_order(offset, shown))
         }
-        Items::Grep(files) => {
-            let mut left = shown;
+        Items::Counts(files) => directories(
+            files
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i < offset || i >= offset + shown)
+                .map(|(_, f)| f.path.as_bytes()),
+        ),
+        Items::Lines(files) => {
+            // Matched lines before the page, on it, after it: a file's
+            // count is what of it lies outside.
+            let mut before = offset;
+            let mut on_page = shown;
             let rest = files.iter().map(|f| {
-                let shown = f.matches.len().min(left);
-                left -= shown;
-                (f.path.as_str(), f.matches.len() - shown)
+                let matches = f.matches();
+                let skipped = matches.min(before);
+                before -= skipped;
+                let here = (matches - skipped).min(on_page);
+                on_page -= here;
+                (f.path.as_str(), matches - here)
             });
             places::largest(rest, Leaf::File)
         }
@@ -215,6 +206,34 @@ pub fn remainder(items: &Items, shown: usize, total: usize) -> Option<Hint> {
         count: total - shown,
         places,
     })
+}
+
+/// The places of `paths` by the directories they are in. One count per
+/// directory, on the raw bytes (a string is made per directory, not per
+/// path); runs of paths in one directory (rg lists a directory's entries
+/// together) are counted without a lookup.
+fn directories<'p>(paths: impl Iterator<Item = &'p [u8]>) -> Vec<(String, usize)> {
+    let mut dirs: HashMap<&[u8], usize> = HashMap::new();
+    let mut run: Option<(&[u8], usize)> = None;
+    for path in paths {
+        let dir = parent_bytes(path);
+        match &mut run {
+            Some((last, n)) if *last == dir => *n += 1,
+            _ => {
+                if let Some((last, n)) = run.replace((dir, 1)) {
+                    *dirs.entry(last).or_default() += n;
+                }
+            }
+        }
+    }
+    if let Some((last, n)) = run {
+        *dirs.entry(last).or_default() += n;
+    }
+    let named: Vec<(Cow<'_, str>, usize)> = dirs
+        .into_iter()
+        .map(|(dir, n)| (String::from_utf8_lossy(dir), n))
+        .collect();
+    places::largest(named.iter().map(|(d, n)| (d.as_ref(), *n)), Leaf::FilesIn)
 }
 
 #[cfg(test)]

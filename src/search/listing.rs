@@ -30,6 +30,96 @@ impl Sink for ListingSink {
     }
 }
 
+/// Collects grep's `--count --null` listing: `PATH NUL COUNT \n` per file
+/// (a path may hold any byte but NUL, a newline included).
+#[derive(Debug, Default)]
+pub struct CountSink {
+    pending: Vec<u8>,
+    counts: Vec<(Vec<u8>, u64)>,
+    records: u64,
+    error: Option<String>,
+}
+
+impl CountSink {
+    fn record(&mut self, record: &[u8]) {
+        self.records += 1;
+        let parsed = memchr::memrchr(0, record).and_then(|nul| {
+            let count = std::str::from_utf8(&record[nul + 1..])
+                .ok()?
+                .parse::<u64>()
+                .ok()?;
+            Some((record[..nul].to_vec(), count))
+        });
+        match parsed {
+            Some(entry) => self.counts.push(entry),
+            None => {
+                self.error.get_or_insert_with(|| {
+                    format!(
+                        "record {}: not a count of rg's form (a path, NUL, a number)",
+                        self.records
+                    )
+                });
+            }
+        }
+    }
+
+    /// The first record that was not a count, described.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    pub fn has_counts(&self) -> bool {
+        !self.counts.is_empty()
+    }
+
+    /// The counts by displayed path, in path order.
+    pub fn into_counts(self, workdir: &Workdir) -> Vec<(String, u64)> {
+        let mut counts: Vec<(String, u64)> = self
+            .counts
+            .into_iter()
+            .map(|(path, n)| {
+                (
+                    String::from_utf8_lossy(&workdir.display(&path)).into_owned(),
+                    n,
+                )
+            })
+            .collect();
+        counts.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        counts
+    }
+}
+
+impl Sink for CountSink {
+    fn chunk(&mut self, mut bytes: &[u8]) {
+        // A record ends at the newline after its NUL (a path may hold a
+        // newline of its own).
+        while !bytes.is_empty() {
+            let nul_seen = memchr::memchr(0, &self.pending).is_some();
+            let end = if nul_seen {
+                memchr::memchr(b'\n', bytes)
+            } else {
+                memchr::memchr(0, bytes)
+                    .and_then(|nul| memchr::memchr(b'\n', &bytes[nul..]).map(|nl| nul + nl))
+            };
+            let Some(end) = end else {
+                self.pending.extend_from_slice(bytes);
+                return;
+            };
+            self.pending.extend_from_slice(&bytes[..end]);
+            let record = std::mem::take(&mut self.pending);
+            self.record(&record);
+            bytes = &bytes[end + 1..];
+        }
+    }
+
+    fn finish(&mut self) {
+        let rest = std::mem::take(&mut self.pending);
+        if !rest.is_empty() {
+            self.record(&rest);
+        }
+    }
+}
+
 /// Modification time in nanoseconds since the epoch (an `i64` spans the
 /// years 1678 to 2262; times beyond saturate).
 type Mtime = i64;
@@ -83,7 +173,7 @@ pub fn ordered_paths(
     order: GlobSort,
     budget: Budget<'_>,
 ) -> Result<PathList, (Halt, Vec<u8>)> {
-    match order_entries(&listing, workdir, order, budget) {
+    match order_entries(&listing, workdir, order, true, budget) {
         Ok(entries) => {
             let ranges = entries.iter().map(Entry::shown).collect();
             Ok(PathList::new(listing, ranges))
@@ -93,10 +183,28 @@ pub fn ordered_paths(
     }
 }
 
+/// The displayed paths of grep's `--files-with-matches --null` listing, in
+/// path order (the VCS filter is glob's: grep lists what rg searched).
+pub fn matched_files(
+    listing: Vec<u8>,
+    workdir: &Workdir,
+    budget: Budget<'_>,
+) -> Result<PathList, (Halt, Vec<u8>)> {
+    match order_entries(&listing, workdir, GlobSort::Path, false, budget) {
+        Ok(entries) => {
+            let ranges = entries.iter().map(Entry::shown).collect();
+            Ok(PathList::new(listing, ranges))
+        }
+        Err(halt) => Err((halt, listing)),
+    }
+}
+
+/// The entries of `listing` (without VCS paths when `skip_vcs`) in `order`.
 fn order_entries(
     listing: &[u8],
     workdir: &Workdir,
     order: GlobSort,
+    skip_vcs: bool,
     budget: Budget<'_>,
 ) -> Result<Vec<Entry>, Halt> {
     let mut entries = Vec::with_capacity(memchr::memchr_iter(0, listing).count() + 1);
@@ -106,7 +214,12 @@ fn order_entries(
             budget.check()?;
         }
         let end = start + piece.len();
-        if let (true, Ok(raw_len)) = (shows(piece, workdir), u32::try_from(piece.len())) {
+        let kept = if skip_vcs {
+            shows(piece, workdir)
+        } else {
+            !piece.is_empty()
+        };
+        if let (true, Ok(raw_len)) = (kept, u32::try_from(piece.len())) {
             // The displayed form is the raw path or a suffix of it.
             let shown_len = workdir.display(piece).len().min(piece.len());
             entries.push(Entry {
@@ -244,6 +357,32 @@ mod tests {
     use std::path::Path;
 
     #[test]
+    fn counts_survive_any_chunking_and_newlines_in_paths() {
+        let w = Workdir::new(Path::new("/w"));
+        let listing = b"b\x001\na\nb\x0012\n/w/c\x003\n";
+        for size in [1, 2, 5, listing.len()] {
+            let mut sink = CountSink::default();
+            for chunk in listing.chunks(size) {
+                sink.chunk(chunk);
+            }
+            sink.finish();
+            assert_eq!(sink.error(), None);
+            assert_eq!(
+                sink.into_counts(&w),
+                [
+                    ("a\nb".to_owned(), 12),
+                    ("b".to_owned(), 1),
+                    ("c".to_owned(), 3)
+                ],
+                "chunk size {size}"
+            );
+        }
+        let mut bad = CountSink::default();
+        bad.chunk(b"a\x00x\n");
+        assert!(bad.error().unwrap().starts_with("record 1"));
+    }
+
+    #[test]
     fn path_order_and_vcs_filter() {
         let w = Workdir::new(Path::new("/nonexistent"));
         let listing = b"b\0a/.git/HEAD\0a\0\0/nonexistent/c\0".to_vec();
@@ -254,9 +393,7 @@ mod tests {
         };
         let got: Vec<String> = {
             let list = ordered_paths(listing, &w, GlobSort::Path, budget).unwrap();
-            list.take(list.len())
-                .map(std::borrow::Cow::into_owned)
-                .collect()
+            list.all().map(std::borrow::Cow::into_owned).collect()
         };
         assert_eq!(got, ["a", "b", "c"]);
     }

@@ -18,18 +18,19 @@ mod places;
 mod preview;
 pub mod report;
 mod sort;
+mod types;
 
 use std::io;
 use std::time::{Duration, Instant};
 
-use crate::error::{Reason, SearchError};
-use crate::request::Request;
+use crate::error::{Error, Reason, SearchError};
+use crate::request::{Context, Page, Request};
 use crate::rg::Sink;
 use crate::rg::process::{self, Finished, Spec};
 use crate::settings::Settings;
 use crate::stop::{Budget, Stop};
 use crate::tool::Tool;
-use report::{Coverage, Hint, Items, Report, Spill};
+use report::{Coverage, FileLines, Hint, Items, Report, Spill};
 
 pub use crate::rg::process::{Ending, Exited};
 
@@ -46,17 +47,18 @@ pub struct Outcome {
 }
 
 /// A search that failed, and what a timed-out one found before it stopped
-/// (SPEC §4a: its page is shown after the error).
+/// (SPEC §4a: its page is shown after the error). The error is a search
+/// error, or an argument that only rg could judge (an unknown `type`).
 #[derive(Debug)]
 pub struct Failure {
-    pub error: SearchError,
+    pub error: Error,
     pub partial: Option<Box<Report>>,
 }
 
 impl From<SearchError> for Failure {
     fn from(error: SearchError) -> Self {
         Self {
-            error,
+            error: Error::Search(error),
             partial: None,
         }
     }
@@ -158,10 +160,10 @@ fn run_and_judge<S: Sink>(
     script: String,
     settings: &Settings,
     budget: Budget<'_>,
-    mut sink: S,
+    (mut sink, record_bound): (S, Option<usize>),
     judge: impl FnOnce(&Finished, S) -> Result<Report, Failure>,
 ) -> Searched {
-    match execute(tool, &script, settings, budget, &mut sink) {
+    match execute(tool, &script, settings, budget, record_bound, &mut sink) {
         Ok(finished) => {
             let result = judge(&finished, sink);
             (script, Some(finished), result)
@@ -175,6 +177,7 @@ fn execute<S: Sink>(
     script: &str,
     settings: &Settings,
     budget: Budget<'_>,
+    record_bound: Option<usize>,
     sink: &mut S,
 ) -> Result<Finished, SearchError> {
     check_ready(tool, settings)?;
@@ -183,6 +186,7 @@ fn execute<S: Sink>(
         workdir: &settings.workdir,
         budget,
         stdout_cap: settings.limits.raw_output_max_bytes,
+        record_bound: record_bound.map(|b| b as u64),
     };
     process::run(&spec, sink).map_err(|e| {
         // E2BIG: the argument list is too long for `execve`.
@@ -212,28 +216,54 @@ fn overflow(tool: Tool, settings: &Settings, heavy: Vec<(String, u8)>) -> Search
     )
 }
 
-/// The report of the complete `items`, its page the first `cap` of them.
-/// After `hints` (an empty result's probes) comes the remainder line of a
-/// capped page (SPEC §4a).
+/// How a result is cut into a page: the cap, what the caller asked for,
+/// and (grep content) the context around each matched line.
+#[derive(Debug, Clone, Copy)]
+struct Paging {
+    cap: usize,
+    page: Page,
+    context: Context,
+}
+
+/// The report of the complete `items`, with the page `paging` gives
+/// (SPEC §3b). After `hints` (an empty result's probes) comes the
+/// remainder line of a page that leaves entries out (SPEC §4a).
 fn report(
     tool: Tool,
     items: Items,
-    cap: usize,
+    paging: Paging,
     coverage: Coverage,
     binary_files: Vec<String>,
     mut hints: Vec<Hint>,
 ) -> Report {
     let total = match &items {
-        Items::Glob(paths) => paths.len(),
-        Items::Grep(files) => files.iter().map(|f| f.matches.len()).sum(),
+        Items::Glob(paths) | Items::Files(paths) => paths.len(),
+        Items::Lines(files) => files.iter().map(FileLines::matches).sum(),
+        Items::Counts(files) => files.len(),
     };
-    let shown = total.min(cap);
-    hints.extend(hints::remainder(&items, shown, total));
+    let Paging { cap, page, context } = paging;
+    let size = page.limit.map_or(cap, |limit| limit.min(cap));
+    let left = total.saturating_sub(page.offset);
+    let shown = match &items {
+        // With context the cap counts printed lines (SPEC §4).
+        Items::Lines(files) if context.any() && left > 0 => {
+            report::lines_that_fit(files, page.offset, size, context)
+        }
+        _ => size.min(left),
+    };
+    hints.extend(hints::remainder(&items, page.offset, shown, total));
     Report {
         tool,
         items,
         total,
+        offset: page.offset,
         shown,
+        context,
+        paged: page.asked(),
+        limit_over_cap: page
+            .limit
+            .filter(|&limit| limit > cap)
+            .map(|limit| (limit, cap)),
         binary_files,
         coverage,
         // Saving is the caller's step: see `call`.

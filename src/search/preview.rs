@@ -49,6 +49,33 @@ pub fn preview(line: &[u8], first_match: Option<(usize, usize)>, cap: usize) -> 
     }
 }
 
+/// The preview of a line known only by its first bytes, `head`: the rest
+/// of it is longer than any cap (a line too large to hold, see
+/// `rg::giant`), so it is truncated whatever `head` holds.
+pub fn head_preview(head: &[u8], cap: usize) -> Preview {
+    let to = floor_boundary(head, cap.min(head.len()));
+    Preview {
+        text: format!("{}{TRUNCATED_MARK}", String::from_utf8_lossy(&head[..to])),
+        truncated: true,
+    }
+}
+
+/// The window preview of the match at `start..end` of `region`, a part of
+/// a line too long to hold, read from its file: `…`, at most `cap` bytes
+/// around the match, the mark (SPEC §4).
+pub fn window_preview(region: &[u8], start: usize, end: usize, cap: usize) -> Preview {
+    let end = end.clamp(start, region.len());
+    let start = start.min(end);
+    let (from, to) = window(region, start, end, cap);
+    Preview {
+        text: format!(
+            "{WINDOW_MARK}{}{TRUNCATED_MARK}",
+            String::from_utf8_lossy(&region[from..to])
+        ),
+        truncated: true,
+    }
+}
+
 /// Drop one trailing `\n` or `\r\n`; a lone trailing `\r` is content.
 fn strip_terminator(line: &[u8]) -> &[u8] {
     match line.strip_suffix(b"\n") {

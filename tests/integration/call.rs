@@ -224,7 +224,7 @@ fn call_pattern_errors_equal_argv_pattern_errors() {
             && text.contains("regex parse error:")
             && text.contains("unclosed group")
             && text.ends_with(
-                "\nFix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry.\n"
+                "\nFix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry, or pass literal: true to search for the text as written.\n"
             ),
         "{text}"
     );

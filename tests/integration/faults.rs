@@ -14,9 +14,9 @@ use crate::harness::{Ran, TestDir, assert_out, stdout};
 use crate::procs::{Sleepers, interrupt};
 
 /// The advice after a pattern error (error.rs), per tool.
-const GREP_ADVICE: &str = "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry.";
+const GREP_ADVICE: &str = "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry, or pass literal: true to search for the text as written.";
 /// The advice after a literal newline (rg's own, --multiline, is not ours).
-const LINE_BREAK_ADVICE: &str = "grep matches one line at a time, so a pattern cannot contain a line break (a newline or \\n): search for one line of the text instead.";
+const LINE_BREAK_ADVICE: &str = "grep matches one line at a time, so a pattern cannot contain a line break (a newline or \\n): search for one line of the text instead, or pass multiline: true to match across lines.";
 const GLOB_ADVICE: &str =
     "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry.";
 /// The end of every malformed-output message.

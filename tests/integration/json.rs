@@ -453,7 +453,7 @@ fn search_invalid_pattern() {
     );
     assert!(message.contains("unclosed group"), "{message}");
     assert!(
-        message.ends_with("with a backslash to match them literally) and retry."),
+        message.ends_with("with a backslash to match them literally) and retry, or pass literal: true to search for the text as written."),
         "{message}"
     );
     assert_eq!(

@@ -113,22 +113,65 @@ fn golden_schema_says_what_the_spec_requires() {
     let grep_description = grep["description"].as_str().unwrap();
     assert!(grep_description.contains("at most 250 matching lines, each cut at 2000 bytes"));
 
-    for (tool, fields) in [
-        (glob, &["pattern", "path"][..]),
-        (grep, &["pattern", "path", "include"]),
-    ] {
+    // SPEC §3a: each argument, in table order, with its JSON type.
+    let glob_fields = [
+        ("pattern", "string"),
+        ("path", "string"),
+        ("ignore_case", "boolean"),
+        ("offset", "integer"),
+        ("limit", "integer"),
+    ];
+    let grep_fields = [
+        ("pattern", "string"),
+        ("path", "string"),
+        ("include", "string"),
+        ("output", "string"),
+        ("context", "integer"),
+        ("before", "integer"),
+        ("after", "integer"),
+        ("ignore_case", "boolean"),
+        ("literal", "boolean"),
+        ("multiline", "boolean"),
+        ("type", "string"),
+        ("offset", "integer"),
+        ("limit", "integer"),
+    ];
+    for (tool, fields) in [(glob, &glob_fields[..]), (grep, &grep_fields)] {
         let input = &tool["input_schema"];
         assert_eq!(input["type"], json!("object"), "{tool}");
         assert_eq!(input["required"], json!(["pattern"]), "{tool}");
         assert_eq!(input["additionalProperties"], json!(false), "{tool}");
         let properties = input["properties"].as_object().unwrap();
-        let keys: Vec<&str> = properties.keys().map(String::as_str).collect();
-        assert_eq!(keys, fields, "include is grep's only");
+        let got: Vec<(&str, &str)> = properties
+            .iter()
+            .map(|(name, p)| (name.as_str(), p["type"].as_str().unwrap()))
+            .collect();
+        assert_eq!(got, fields);
         for (name, property) in properties {
-            assert_eq!(property["type"], json!("string"), "{name}");
-            assert!(property["description"].is_string(), "{name}");
+            let description = property["description"].as_str().unwrap();
+            assert!(
+                !description.is_empty() && !description.contains('\n'),
+                "{name}: one line"
+            );
         }
     }
+    let grep_properties = &grep["input_schema"]["properties"];
+    assert_eq!(
+        grep_properties["output"]["enum"],
+        json!(["content", "files", "count"])
+    );
+    for side in ["context", "before", "after"] {
+        assert_eq!(
+            (
+                &grep_properties[side]["minimum"],
+                &grep_properties[side]["maximum"]
+            ),
+            (&json!(0), &json!(10)),
+            "{side}"
+        );
+    }
+    assert_eq!(grep_properties["offset"]["minimum"], json!(0));
+    assert_eq!(grep_properties["limit"]["minimum"], json!(1));
 }
 
 #[test]

@@ -1,0 +1,487 @@
+//! A `--json` record too large to hold (a matched or context line of a
+//! minified file can be tens of megabytes), read as it streams in and kept
+//! only as far as a preview needs: the record's type, path, line number
+//! and byte offset, the first submatch, and the first bytes of the line
+//! and of the first match. Nothing else of it stays in memory.
+//!
+//! The reader is a small JSON tokenizer that follows where it is in the
+//! record (`data.lines.text`, `data.submatches[0].start`, …) and keeps a
+//! bounded prefix of the strings it was asked for, still escaped; the
+//! prefix is decoded once, at the end, cut where no escape is split.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+
+/// The longest path kept (paths are at most a few KiB: `PATH_MAX`).
+const PATH_BOUND: usize = 64 * 1024;
+
+/// What a giant record says, as far as it was kept.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Giant {
+    /// `match` or `context` (or whatever rg wrote, cut short).
+    pub kind: String,
+    pub path: Vec<u8>,
+    pub line_number: Option<u64>,
+    /// Where the line starts in the file, in bytes.
+    pub absolute_offset: Option<u64>,
+    /// The first bytes of the line (decoded).
+    pub head: Vec<u8>,
+    /// The first submatch, as byte offsets into the line.
+    pub first_match: Option<(usize, usize)>,
+    /// The first bytes of the first submatch's text (decoded).
+    pub match_head: Vec<u8>,
+}
+
+/// Where in the record a value lies, as far as the reader cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Type,
+    PathText,
+    PathBytes,
+    LinesText,
+    LinesBytes,
+    LineNumber,
+    AbsoluteOffset,
+    Start,
+    End,
+    MatchText,
+    MatchBytes,
+    /// A value nothing is kept of.
+    Other,
+}
+
+/// One level of nesting: an object (the key being read or last read) or an
+/// array (the index of the element being read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Level {
+    Object(Option<String>),
+    Array(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before a value (or a key, in an object that expects one).
+    Value,
+    /// Inside a string; `escaped` after a backslash.
+    Str { escaped: bool },
+    /// Inside a number or a literal (`true`, `null`).
+    Bare,
+    /// After an object key: `:` comes.
+    Colon,
+    /// After a value: `,` or a closing bracket comes.
+    After,
+}
+
+/// The reader of one giant record.
+#[derive(Debug)]
+pub struct Reader {
+    stack: Vec<Level>,
+    state: State,
+    /// Reading an object key rather than a value.
+    key: bool,
+    /// The raw bytes kept of the string or bare value being read, and the
+    /// most that may be kept of it.
+    raw: Vec<u8>,
+    bound: usize,
+    slot: Slot,
+    /// The bytes of the line's head to keep, escaped (a JSON escape is at
+    /// most 6 bytes for one character).
+    head_bound: usize,
+    giant: Giant,
+    error: Option<String>,
+}
+
+impl Reader {
+    /// A reader that keeps about `head` bytes of the line and of the match.
+    pub fn new(head: usize) -> Self {
+        Self {
+            stack: Vec::new(),
+            state: State::Value,
+            key: false,
+            raw: Vec::new(),
+            bound: 0,
+            slot: Slot::Other,
+            head_bound: head.saturating_mul(6).saturating_add(64),
+            giant: Giant::default(),
+            error: None,
+        }
+    }
+
+    /// Read the next bytes of the record (never its closing `\n`).
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() && self.error.is_none() {
+            let b = bytes[i];
+            match self.state {
+                State::Str { escaped } => {
+                    // Runs of plain string bytes are the bulk of a giant
+                    // record: take them in one step.
+                    if !escaped {
+                        let run = bytes[i..]
+                            .iter()
+                            .position(|&c| c == b'"' || c == b'\\')
+                            .unwrap_or(bytes.len() - i);
+                        if run > 0 {
+                            self.keep(&bytes[i..i + run]);
+                            i += run;
+                            continue;
+                        }
+                    }
+                    match (escaped, b) {
+                        (false, b'"') => self.end_string(),
+                        (false, b'\\') => {
+                            self.keep(&[b]);
+                            self.state = State::Str { escaped: true };
+                        }
+                        _ => {
+                            self.keep(&[b]);
+                            self.state = State::Str { escaped: false };
+                        }
+                    }
+                    i += 1;
+                }
+                State::Bare => {
+                    if matches!(b, b',' | b'}' | b']') || b.is_ascii_whitespace() {
+                        self.end_bare();
+                    } else {
+                        self.keep(&[b]);
+                        i += 1;
+                    }
+                }
+                State::Value | State::Colon | State::After => {
+                    self.punctuation(b);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// The record, once its last byte was fed; `Err` says why it is not
+    /// one of rg's.
+    pub fn finish(mut self) -> Result<Giant, String> {
+        if self.state == State::Bare {
+            self.end_bare();
+        }
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if !self.stack.is_empty() || self.state != State::After {
+            return Err("a record that is too large to hold ends before it is whole".to_owned());
+        }
+        Ok(self.giant)
+    }
+
+    fn fail(&mut self, why: &str) {
+        self.error
+            .get_or_insert_with(|| format!("a record that is too large to hold {why}"));
+    }
+
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = self.bound.saturating_sub(self.raw.len());
+        self.raw.extend_from_slice(&bytes[..room.min(bytes.len())]);
+    }
+
+    fn punctuation(&mut self, b: u8) {
+        if b.is_ascii_whitespace() {
+            return;
+        }
+        let in_object = matches!(self.stack.last(), Some(Level::Object(_)));
+        match (self.state, b) {
+            (State::Value, b'"') => {
+                self.key = in_object && !self.has_key();
+                let bound = if self.key { 4096 } else { self.bound_here() };
+                self.begin(bound);
+                self.state = State::Str { escaped: false };
+            }
+            (State::Colon, b':') => self.state = State::Value,
+            (State::Value, b'{') => {
+                self.stack.push(Level::Object(None));
+            }
+            (State::Value, b'[') => {
+                self.stack.push(Level::Array(0));
+            }
+            (State::Value, b'}') if in_object && !self.has_key() => self.close(),
+            (State::Value, b']') if matches!(self.stack.last(), Some(Level::Array(0))) => {
+                self.close();
+            }
+            (State::Value, _)
+                if (!in_object || self.has_key()) && (b == b'-' || b.is_ascii_alphanumeric()) =>
+            {
+                let bound = self.bound_here().max(32);
+                self.begin(bound);
+                self.keep(&[b]);
+                self.state = State::Bare;
+            }
+            (State::After, b',') => {
+                match self.stack.last_mut() {
+                    Some(Level::Object(key)) => *key = None,
+                    Some(Level::Array(i)) => *i += 1,
+                    None => self.fail("has more than one value"),
+                }
+                self.state = State::Value;
+            }
+            (State::After, b'}') if in_object => self.close(),
+            (State::After, b']') if matches!(self.stack.last(), Some(Level::Array(_))) => {
+                self.close();
+            }
+            _ => self.fail("is not JSON"),
+        }
+    }
+
+    fn has_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Level::Object(Some(_))))
+    }
+
+    fn begin(&mut self, bound: usize) {
+        self.raw.clear();
+        self.bound = bound;
+    }
+
+    fn close(&mut self) {
+        self.stack.pop();
+        self.state = State::After;
+    }
+
+    /// The slot the value about to be read fills.
+    fn slot_here(&self) -> Slot {
+        fn key(level: &Level) -> Option<&str> {
+            match level {
+                Level::Object(Some(k)) => Some(k.as_str()),
+                _ => None,
+            }
+        }
+        let path: Vec<&Level> = self.stack.iter().collect();
+        match path.as_slice() {
+            [top] => match key(top) {
+                Some("type") => Slot::Type,
+                _ => Slot::Other,
+            },
+            [top, l2] if key(top) == Some("data") => match key(l2) {
+                Some("line_number") => Slot::LineNumber,
+                Some("absolute_offset") => Slot::AbsoluteOffset,
+                _ => Slot::Other,
+            },
+            [top, l2, l3] if key(top) == Some("data") => match (key(l2), key(l3)) {
+                (Some("path"), Some("text")) => Slot::PathText,
+                (Some("path"), Some("bytes")) => Slot::PathBytes,
+                (Some("lines"), Some("text")) => Slot::LinesText,
+                (Some("lines"), Some("bytes")) => Slot::LinesBytes,
+                _ => Slot::Other,
+            },
+            [top, l2, Level::Array(0), l4]
+                if key(top) == Some("data") && key(l2) == Some("submatches") =>
+            {
+                match key(l4) {
+                    Some("start") => Slot::Start,
+                    Some("end") => Slot::End,
+                    _ => Slot::Other,
+                }
+            }
+            [top, l2, Level::Array(0), l4, l5]
+                if key(top) == Some("data")
+                    && key(l2) == Some("submatches")
+                    && key(l4) == Some("match") =>
+            {
+                match key(l5) {
+                    Some("text") => Slot::MatchText,
+                    Some("bytes") => Slot::MatchBytes,
+                    _ => Slot::Other,
+                }
+            }
+            _ => Slot::Other,
+        }
+    }
+
+    fn bound_here(&mut self) -> usize {
+        self.slot = self.slot_here();
+        match self.slot {
+            Slot::Type => 64,
+            Slot::PathText | Slot::PathBytes => PATH_BOUND + 1,
+            Slot::LinesText | Slot::LinesBytes | Slot::MatchText | Slot::MatchBytes => {
+                self.head_bound
+            }
+            Slot::LineNumber | Slot::AbsoluteOffset | Slot::Start | Slot::End => 32,
+            Slot::Other => 0,
+        }
+    }
+
+    fn end_string(&mut self) {
+        self.state = State::After;
+        let raw = std::mem::take(&mut self.raw);
+        let cut = raw.len() >= self.bound;
+        let text = |raw: &[u8]| decode_text(raw, cut);
+        if self.key {
+            self.key = false;
+            let key = text(&raw);
+            match self.stack.last_mut() {
+                Some(Level::Object(slot)) => {
+                    *slot = Some(String::from_utf8_lossy(&key).into_owned());
+                }
+                _ => self.fail("is not JSON"),
+            }
+            self.state = State::Colon;
+            return;
+        }
+        let g = &mut self.giant;
+        match self.slot {
+            Slot::Type => g.kind = String::from_utf8_lossy(&text(&raw)).into_owned(),
+            Slot::PathText | Slot::PathBytes if raw.len() > PATH_BOUND => {
+                self.fail("has a path over 64 KiB");
+            }
+            Slot::PathText => g.path = text(&raw),
+            Slot::PathBytes => g.path = decode_base64(&raw),
+            Slot::LinesText => g.head = text(&raw),
+            Slot::LinesBytes => g.head = decode_base64(&raw),
+            Slot::MatchText => g.match_head = text(&raw),
+            Slot::MatchBytes => g.match_head = decode_base64(&raw),
+            _ => {}
+        }
+    }
+
+    fn end_bare(&mut self) {
+        self.state = State::After;
+        let raw = std::mem::take(&mut self.raw);
+        let number = std::str::from_utf8(&raw)
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok());
+        let g = &mut self.giant;
+        match self.slot {
+            Slot::LineNumber => g.line_number = number,
+            Slot::AbsoluteOffset => g.absolute_offset = number,
+            Slot::Start => {
+                let end = g.first_match.map_or(0, |(_, e)| e);
+                g.first_match = number.map(|s| (count(s), end));
+            }
+            Slot::End => {
+                let start = g.first_match.map_or(0, |(s, _)| s);
+                g.first_match = number.map(|e| (start, count(e)));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn count(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// Decode the escaped bytes of a JSON string; of a prefix of one when
+/// `cut`, first dropping an escape the cut may have split (`\u00` of
+/// `\u00e9`, or the first half of a surrogate pair).
+fn decode_text(raw: &[u8], cut: bool) -> Vec<u8> {
+    let mut end = raw.len();
+    if cut {
+        let mut i = 0;
+        while i < raw.len() {
+            if raw[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            let unicode = raw.get(i + 1) == Some(&b'u');
+            let high = unicode
+                && raw.get(i + 2..i + 4).is_some_and(|h| {
+                    matches!(h, [b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B'])
+                });
+            let len = match (unicode, high) {
+                (true, true) => 12,
+                (true, false) => 6,
+                (false, _) => 2,
+            };
+            if i + len > raw.len() {
+                end = i;
+                break;
+            }
+            i += len;
+        }
+    }
+    let mut quoted = Vec::with_capacity(end + 2);
+    quoted.push(b'"');
+    quoted.extend_from_slice(&raw[..end]);
+    quoted.push(b'"');
+    serde_json::from_slice::<String>(&quoted).map_or_else(
+        |_| {
+            String::from_utf8_lossy(&raw[..end])
+                .into_owned()
+                .into_bytes()
+        },
+        String::into_bytes,
+    )
+}
+
+/// Decode a prefix of rg's base64 `bytes`: whole groups of four only.
+fn decode_base64(raw: &[u8]) -> Vec<u8> {
+    let whole = raw.len() / 4 * 4;
+    BASE64.decode(&raw[..whole]).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(record: &[u8], chunk: usize, head: usize) -> Result<Giant, String> {
+        let mut reader = Reader::new(head);
+        for piece in record.chunks(chunk) {
+            reader.feed(piece);
+        }
+        reader.finish()
+    }
+
+    fn record(line: &str) -> String {
+        format!(
+            r#"{{"type":"match","data":{{"path":{{"text":"dist/a \"b\".js"}},"lines":{{"text":"{line}"}},"line_number":7,"absolute_offset":120,"submatches":[{{"match":{{"text":"needle"}},"start":3000,"end":3006}},{{"match":{{"text":"x"}},"start":1,"end":2}}]}}}}"#
+        )
+    }
+
+    #[test]
+    fn keeps_what_a_preview_needs_whatever_the_chunks() {
+        let line = format!("{}\\t\\u00e9{}", "a".repeat(5000), "b".repeat(100));
+        let text = record(&line);
+        for chunk in [1, 3, 7, 100, text.len()] {
+            let g = read(text.as_bytes(), chunk, 10).unwrap();
+            assert_eq!(g.kind, "match");
+            assert_eq!(g.path, b"dist/a \"b\".js");
+            assert_eq!((g.line_number, g.absolute_offset), (Some(7), Some(120)));
+            assert_eq!(g.first_match, Some((3000, 3006)), "chunk {chunk}");
+            assert_eq!(g.match_head, b"needle");
+            assert_eq!(g.head, "a".repeat(124).as_bytes(), "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn an_escape_cut_by_the_bound_is_left_out() {
+        assert_eq!(decode_text(br"ab\u00", true), b"ab");
+        assert_eq!(decode_text(br#"ab\""#, true), b"ab\"");
+        assert_eq!(decode_text(br"ab\\\\", true), b"ab\\\\");
+        assert_eq!(decode_text(br"ab\ud83d\ude00c", true), "ab😀c".as_bytes());
+        assert_eq!(decode_text(br"ab\ud83d\ude0", true), b"ab");
+        assert_eq!(decode_text(br"ab\ud83d", true), b"ab");
+        assert_eq!(decode_base64(b"YWJj"), b"abc");
+        assert_eq!(decode_base64(b"YWJjZA"), b"abc");
+    }
+
+    #[test]
+    fn a_context_record_and_bytes() {
+        let text = r#"{"type":"context","data":{"path":{"bytes":"YS//"},"lines":{"bytes":"YWJjZGVmZ2hp"},"line_number":2,"absolute_offset":0,"submatches":[]}}"#;
+        let g = read(text.as_bytes(), 5, 1).unwrap();
+        assert_eq!(g.kind, "context");
+        assert_eq!(g.path, b"a/\xff");
+        assert_eq!(g.head, b"abcdefghi");
+        assert_eq!(g.first_match, None);
+    }
+
+    #[test]
+    fn what_is_not_a_record_says_so() {
+        assert!(read(br#"{"type":"match","data":{"#, 4, 10).is_err());
+        assert!(read(br#"{"type" "match"}"#, 4, 10).is_err());
+        assert!(read(br#"{"a":1}{"b":2}"#, 4, 10).is_err());
+        let long_path = format!(
+            r#"{{"data":{{"path":{{"text":"{}"}}}}}}"#,
+            "p".repeat(70_000)
+        );
+        assert!(
+            read(long_path.as_bytes(), 999, 10)
+                .unwrap_err()
+                .contains("path")
+        );
+    }
+}
