@@ -5,7 +5,6 @@
 
 use std::fs;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use super::classify::{Evidence, classify};
 use super::hints;
@@ -21,11 +20,6 @@ use crate::rg::process::Finished;
 use crate::settings::{GlobSort, Settings};
 use crate::stop::{Budget, Halt};
 use crate::tool::Tool;
-
-/// How long a timed-out glob may take to put what rg listed in path order
-/// (SPEC §4a: the page of what was found; the deadline has passed, so this
-/// grace is all it gets).
-const PARTIAL_GRACE: Duration = Duration::from_millis(100);
 
 /// Run the glob `r` within `budget`.
 pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -> Searched {
@@ -134,10 +128,7 @@ fn partial_page(
     budget: Budget<'_>,
     settings: &Settings,
 ) -> Option<Report> {
-    let grace = Budget {
-        deadline: Instant::now() + PARTIAL_GRACE,
-        stop: budget.stop,
-    };
+    let grace = super::grace(budget);
     let paths = listing::ordered_paths(listing, workdir, GlobSort::Path, grace).ok()?;
     (paths.len() > 0).then(|| {
         super::report(

@@ -31,7 +31,7 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     let judge = |finished: &Finished, sink| result(r, settings, budget, finished, sink);
     match r.output {
         Output::Files => {
-            let sink = Collect::Files(ListingSink::default(), &workdir, budget);
+            let sink = Collect::Files(ListingSink::default(), &workdir);
             super::run_and_judge(Tool::Grep, script, settings, budget, (sink, None), judge)
         }
         // rg's `--count` counts a match that spans lines once: a multiline
@@ -59,7 +59,7 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
 /// The sink of the output mode asked.
 enum Collect<'w> {
     Lines(Box<MatchSink<'w>>),
-    Files(ListingSink, &'w Workdir, Budget<'w>),
+    Files(ListingSink, &'w Workdir),
     Counts(CountSink, &'w Workdir),
 }
 
@@ -67,7 +67,7 @@ impl Sink for Collect<'_> {
     fn chunk(&mut self, bytes: &[u8]) {
         match self {
             Self::Lines(sink) => sink.chunk(bytes),
-            Self::Files(sink, ..) => sink.chunk(bytes),
+            Self::Files(sink, _) => sink.chunk(bytes),
             Self::Counts(sink, _) => sink.chunk(bytes),
         }
     }
@@ -75,7 +75,7 @@ impl Sink for Collect<'_> {
     fn finish(&mut self) {
         match self {
             Self::Lines(sink) => sink.finish(),
-            Self::Files(sink, ..) => sink.finish(),
+            Self::Files(sink, _) => sink.finish(),
             Self::Counts(sink, _) => sink.finish(),
         }
     }
@@ -97,7 +97,7 @@ impl Collect<'_> {
     fn has_results(&self) -> bool {
         match self {
             Self::Lines(sink) => sink.has_matches(),
-            Self::Files(sink, ..) => !listing::whole_paths(&sink.bytes).is_empty(),
+            Self::Files(sink, _) => !listing::whole_paths(&sink.bytes).is_empty(),
             Self::Counts(sink, _) => sink.has_counts(),
         }
     }
@@ -119,8 +119,9 @@ impl Collect<'_> {
         }
     }
 
-    /// What the sink kept, ordered, and the binary files that matched.
-    fn into_items(self) -> Result<(Items, Vec<String>), Halt> {
+    /// What the sink kept, ordered (within `budget`), and the binary files
+    /// that matched.
+    fn into_items(self, budget: Budget<'_>) -> Result<(Items, Vec<String>), Halt> {
         Ok(match self {
             Self::Lines(sink) => {
                 let matched = (*sink).into_matched();
@@ -130,7 +131,7 @@ impl Collect<'_> {
                     (Items::Counts(matched.counts), Vec::new())
                 }
             }
-            Self::Files(sink, workdir, budget) => {
+            Self::Files(sink, workdir) => {
                 // A listing cut short (a timeout) may end in half a path.
                 let mut listing = sink.bytes;
                 listing.truncate(listing::whole_paths(&listing).len());
@@ -163,8 +164,9 @@ fn result(
         Ending::Overflow => return Err(super::overflow(Tool::Grep, settings, sink.heavy()).into()),
         Ending::Halted(halt) => {
             // A timeout after rg printed results keeps them (SPEC §4a).
+            let grace = super::grace(budget);
             let partial = (halt == Halt::TimedOut && sink.has_results())
-                .then(|| report(r, settings, sink, Coverage::Complete, Vec::new()).ok())
+                .then(|| report(r, settings, grace, sink, Coverage::Complete, Vec::new()).ok())
                 .flatten()
                 .map(Box::new);
             let page = match partial {
@@ -209,7 +211,7 @@ fn result(
             .collect();
         hints::probe(&scripts, settings, &workdir, finished.elapsed, budget)
     };
-    report(r, settings, sink, coverage, hints)
+    report(r, settings, budget, sink, coverage, hints)
 }
 
 /// The report of what `sink` kept (binary files' lines never shown, SPEC
@@ -217,11 +219,12 @@ fn result(
 fn report(
     r: &GrepRequest,
     settings: &Settings,
+    budget: Budget<'_>,
     sink: Collect<'_>,
     coverage: Coverage,
     hints: Vec<Hint>,
 ) -> Result<Report, Failure> {
-    let (items, binary_files) = sink.into_items().map_err(|halt| Failure {
+    let (items, binary_files) = sink.into_items(budget).map_err(|halt| Failure {
         error: SearchError::halted(Tool::Grep, halt, settings.timeout_ms, TimeoutPage::Nothing)
             .into(),
         partial: None,

@@ -113,6 +113,19 @@ impl RgRun {
     }
 }
 
+/// How long a timed-out search may take to order what rg printed (SPEC
+/// §4a: the page of what was found; the deadline has passed, so this grace
+/// is all it gets).
+const PARTIAL_GRACE: Duration = Duration::from_millis(100);
+
+/// The budget for ordering a timed-out search's page.
+fn grace(budget: Budget<'_>) -> Budget<'_> {
+    Budget {
+        deadline: Instant::now() + PARTIAL_GRACE,
+        stop: budget.stop,
+    }
+}
+
 /// The rg to name in a script: the resolved one, or the given name when
 /// there is none (the script is then shown by `--explain`, never run).
 fn rg_for_script(settings: &Settings) -> &str {

@@ -45,3 +45,7 @@ mod json;
 mod hints;
 // The README and doc/: links that land, examples that print what they show.
 mod docs;
+// The optional arguments: output modes, context, case, literal, multiline, type.
+mod modes;
+// Stable pages: offset and limit, headers, next-page lines, past the end.
+mod pages;

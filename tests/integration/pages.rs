@@ -1,0 +1,362 @@
+//! Stable pages (SPEC §3b): the same call with the next offset continues
+//! exactly where a page stopped, so the pages of a result together are the
+//! complete result, each entry once, in order; headers, footers, the
+//! next-page line, an offset past the end and a limit over the cap, byte
+//! for byte, in text and JSON, through argv, `call` and MCP.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::harness::{T0, TestDir, assert_out, stdout};
+use crate::mcp::{Era, Server};
+
+const UNSAVED: &str =
+    "(The complete result could not be saved; narrow pattern, path, or include to see more.)";
+
+/// 12 files in three directories, `hit` on a few lines of each, mtimes
+/// apart (so glob's newest-first order is fixed).
+fn tree() -> TestDir {
+    let t = TestDir::new();
+    let mut age = 0;
+    for dir in ["a", "b", "c"] {
+        for n in 0..4 {
+            let path = format!("{dir}/f{n}.txt");
+            let mut text = String::new();
+            for line in 1..=8 {
+                if (line + n) % 3 == 0 {
+                    let _ = writeln!(text, "hit {dir}{n} line {line}");
+                } else {
+                    let _ = writeln!(text, "plain {line}");
+                }
+            }
+            t.write(&path, text);
+            t.mtime(&path, T0 - age);
+            age += 1;
+        }
+    }
+    t
+}
+
+/// The next offset a page names, if any.
+fn next_offset(text: &str) -> Option<usize> {
+    let rest = text.split("(Next page: offset ").nth(1)?;
+    rest.split('.').next()?.parse().ok()
+}
+
+/// The entries of a page: the lines between its header and the first
+/// closing line (those start with `(`), headers and separators left out.
+fn entries(text: &str, skip_header: bool) -> Vec<String> {
+    let body = if skip_header {
+        text.split_once("\n\n").map_or("", |(_, body)| body)
+    } else {
+        text
+    };
+    body.split("\n\n(")
+        .next()
+        .unwrap_or("")
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Page through `args` (a tool call, `--limit` and `--offset` added) and
+/// return the pages' text.
+fn pages(t: &TestDir, call: &[&str], limit: usize) -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut offset = 0;
+    loop {
+        let (limit, from) = (limit.to_string(), offset.to_string());
+        let mut words = call.to_vec();
+        words.extend(["--limit", &limit, "--offset", &from]);
+        let out = t.run(&words);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = stdout(&out);
+        let next = next_offset(&text);
+        texts.push(text);
+        match next {
+            Some(next) => {
+                assert!(next > offset, "a page moves on");
+                offset = next;
+            }
+            None => return texts,
+        }
+        assert!(texts.len() < 100, "paging ends");
+    }
+}
+
+/// A grep page's matched lines (`Line N:`), each under its file.
+fn matched(text: &str) -> Vec<String> {
+    let mut file = String::new();
+    let mut out = Vec::new();
+    for line in entries(text, true) {
+        if line.starts_with("Line ") {
+            if line.contains(':') && line.split(':').next().is_some_and(|l| !l.contains('-')) {
+                out.push(format!("{file} {line}"));
+            }
+        } else if line != "--" {
+            file = line;
+        }
+    }
+    out
+}
+
+#[test]
+fn glob_pages_together_are_the_whole_listing_in_order() {
+    let t = tree();
+    let whole = entries(&stdout(&t.run(&["glob", "**/*.txt"])), false);
+    assert_eq!(whole.len(), 12);
+    let texts = pages(&t, &["glob", "**/*.txt"], 5);
+    assert_eq!(texts.len(), 3);
+    let paged: Vec<String> = texts.iter().flat_map(|p| entries(p, false)).collect();
+    assert_eq!(paged, whole);
+    assert_out(
+        &t.run(&["glob", "**/*.txt", "--limit", "5", "--offset", "5"]),
+        0,
+        "b/f1.txt\nb/f2.txt\nb/f3.txt\nc/f0.txt\nc/f1.txt\n\n\
+         (The other 7 paths: a/ 4, c/ 2, b/ 1)\n\n\
+         (Next page: offset 10.)\n\n\
+         (Showing 5 of 12 paths, from path 6. The complete result could not be saved; narrow pattern or path to see more.)\n",
+    );
+}
+
+#[test]
+fn grep_pages_together_are_the_whole_result_in_order() {
+    let t = tree();
+    let whole = matched(&stdout(&t.run(&["grep", "hit"])));
+    assert_eq!(whole.len(), 30);
+    for limit in [1, 7, 30, 40] {
+        let texts = pages(&t, &["grep", "hit"], limit);
+        assert_eq!(
+            texts.len(),
+            30_usize.div_ceil(limit.min(30)),
+            "limit {limit}"
+        );
+        let paged: Vec<String> = texts.iter().flat_map(|p| matched(p)).collect();
+        assert_eq!(paged, whole, "limit {limit}");
+    }
+    assert_out(
+        &t.run(&["grep", "hit", "--limit", "3", "--offset", "9"]),
+        0,
+        &format!(
+            "Found 3 of 30 matches, from match 10\n\n\
+             a/f3.txt\nLine 6: hit a3 line 6\n\n\
+             b/f0.txt\nLine 3: hit b0 line 3\nLine 6: hit b0 line 6\n\n\
+             (The other 27 matches: c/ 10, a/ 9, b/ 8)\n\n\
+             (Next page: offset 12.)\n\n{UNSAVED}\n"
+        ),
+    );
+}
+
+#[test]
+fn pages_with_context_show_each_match_with_its_context_once() {
+    let t = tree();
+    let whole = matched(&stdout(&t.run(&["grep", "hit", "--context", "1"])));
+    assert_eq!(whole.len(), 30);
+    for limit in [3, 10] {
+        let texts = pages(&t, &["grep", "hit", "--context", "1"], limit);
+        let paged: Vec<String> = texts.iter().flat_map(|p| matched(p)).collect();
+        assert_eq!(paged, whole, "limit {limit}");
+        for text in &texts {
+            // No page prints more lines than the limit, unless it holds a
+            // single match (which always comes with its whole context).
+            let lines = entries(text, true)
+                .iter()
+                .filter(|l| l.starts_with("Line "))
+                .count();
+            assert!(lines <= limit || matched(text).len() == 1, "{text}");
+        }
+    }
+    assert_out(
+        &t.run(&[
+            "grep",
+            "hit",
+            "--context",
+            "1",
+            "--limit",
+            "6",
+            "--offset",
+            "1",
+        ]),
+        0,
+        &format!(
+            "Found 2 of 30 matches, from match 2\n\n\
+             a/f0.txt\nLine 5- plain 5\nLine 6: hit a0 line 6\nLine 7- plain 7\n\n\
+             a/f1.txt\nLine 1- plain 1\nLine 2: hit a1 line 2\nLine 3- plain 3\n\n\
+             (The other 28 matches: b/ 10, c/ 10, a/ 8)\n\n\
+             (Next page: offset 3.)\n\n{UNSAVED}\n"
+        ),
+    );
+}
+
+#[test]
+fn files_and_count_pages_are_whole_too() {
+    let t = tree();
+    for mode in ["files", "count"] {
+        let whole = entries(&stdout(&t.run(&["grep", "hit", "--output", mode])), true);
+        assert_eq!(whole.len(), 12);
+        let texts = pages(&t, &["grep", "hit", "--output", mode], 5);
+        let paged: Vec<String> = texts.iter().flat_map(|p| entries(p, true)).collect();
+        assert_eq!(paged, whole, "{mode}");
+    }
+    assert_out(
+        &t.run(&[
+            "grep", "hit", "--output", "count", "--limit", "2", "--offset", "10",
+        ]),
+        0,
+        &format!(
+            "Found 30 matches in 12 files (showing 2, from file 11)\n\nc/f2.txt: 3\nc/f3.txt: 2\n\n(The other 10 files: a/ 4, b/ 4, c/ 2)\n\n{UNSAVED}\n"
+        ),
+    );
+}
+
+#[test]
+fn an_offset_past_the_end_says_what_the_search_found() {
+    let t = tree();
+    assert_out(
+        &t.run(&["grep", "hit", "--offset", "30"]),
+        0,
+        &format!(
+            "No matches at offset 30; the search found 30\n\n(The other 30 matches: a/ 10, b/ 10, c/ 10)\n\n{UNSAVED}\n"
+        ),
+    );
+    let out = t.run(&["glob", "**/*.txt", "--offset", "500"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).starts_with("No paths at offset 500; the search found 12\n"),
+        "{out:?}"
+    );
+    let value: Value = serde_json::from_str(&stdout(&t.run(&[
+        "--format", "json", "grep", "hit", "--output", "files", "--offset", "99",
+    ])))
+    .unwrap();
+    assert_eq!(
+        (
+            &value["status"],
+            &value["shown"],
+            &value["offset"],
+            &value["next_offset"]
+        ),
+        (&json!("results"), &json!(0), &json!(99), &json!(null))
+    );
+}
+
+#[test]
+fn a_limit_over_the_cap_is_the_cap_and_says_so() {
+    let t = tree();
+    let out = t.run(&[
+        "--glob-max-results",
+        "4",
+        "glob",
+        "**/*.txt",
+        "--limit",
+        "50",
+    ]);
+    let text = stdout(&out);
+    assert_eq!(entries(&text, false).len(), 4);
+    assert!(
+        text.ends_with("\n\n(limit 50 is over the page cap of 4; the page holds at most 4)\n"),
+        "{text}"
+    );
+    assert!(text.contains("(Next page: offset 4.)"), "{text}");
+    let value: Value = serde_json::from_str(&stdout(&t.run(&[
+        "--format",
+        "json",
+        "--grep-max-matches",
+        "4",
+        "grep",
+        "hit",
+        "--limit",
+        "50",
+    ])))
+    .unwrap();
+    assert_eq!(
+        (&value["shown"], &value["next_offset"]),
+        (&json!(4), &json!(4))
+    );
+    assert_eq!(
+        value["warnings"][1],
+        json!("limit 50 is over the page cap of 4")
+    );
+}
+
+#[test]
+fn every_page_of_one_result_names_the_same_spill_file() {
+    let t = tree();
+    // Outside the searched tree: a spill file holds `hit` lines too.
+    let dir = tempfile::tempdir().unwrap();
+    let spill = dir.path().join("spill");
+    let spill = spill.to_str().unwrap();
+    let locator = |offset: &str| {
+        let text = stdout(&t.run(&[
+            "--spill-dir",
+            spill,
+            "grep",
+            "hit",
+            "--limit",
+            "10",
+            "--offset",
+            offset,
+        ]));
+        text.split("stored at: ").nth(1).unwrap().to_owned()
+    };
+    assert_eq!(locator("0"), locator("20"));
+    let names: Vec<_> = std::fs::read_dir(spill).unwrap().collect();
+    assert_eq!(names.len(), 1);
+}
+
+#[test]
+fn call_and_json_carry_the_page() {
+    let t = tree();
+    let out = t
+        .cmd()
+        .args(["--format", "json", "call", "glob"])
+        .arg(r#"{"pattern": "**/*.txt", "limit": 5, "offset": 10}"#)
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(value["paths"], json!(["c/f2.txt", "c/f3.txt"]));
+    assert_eq!(
+        (
+            &value["offset"],
+            &value["next_offset"],
+            &value["shown"],
+            &value["total"]
+        ),
+        (&json!(10), &json!(null), &json!(2), &json!(12))
+    );
+    // Without offset or limit, no page fields: the envelope is the seed's.
+    let plain: Value =
+        serde_json::from_str(&stdout(&t.run(&["--format", "json", "glob", "**/*.txt"]))).unwrap();
+    assert!(plain.get("offset").is_none() && plain.get("next_offset").is_none());
+}
+
+#[test]
+fn mcp_takes_typed_arguments() {
+    let t = tree();
+    for era in [Era::Legacy, Era::Modern] {
+        let mut server = Server::open(&t, &["mcp"], era);
+        let reply = server.tool(
+            era,
+            1,
+            "grep",
+            json!({"pattern": "hit", "output": "count", "path": "a", "limit": 2, "ignore_case": true}),
+        );
+        assert_eq!(
+            reply["result"]["content"][0]["text"],
+            json!(format!(
+                "Found 10 matches in 4 files (showing 2)\n\na/f0.txt: 2\na/f1.txt: 3\n\n(The other 2 files: a/ 2)\n\n(Next page: offset 2.)\n\n{UNSAVED}"
+            )),
+            "{era:?}"
+        );
+        let reply = server.tool(era, 2, "grep", json!({"pattern": "hit", "context": 11}));
+        assert_eq!(reply["result"]["isError"], json!(true), "{era:?}");
+        assert_eq!(
+            reply["result"]["content"][0]["text"],
+            json!("Error: context must be a whole number from 0 to 10, not 11"),
+            "{era:?}"
+        );
+        server.finish_clean();
+    }
+}
