@@ -98,6 +98,13 @@ fn grep_case(dir: &Path, pattern: &str, path: Option<&str>, include: Option<&str
     }
 }
 
+/// `case` with grep's optional arguments `extra` (SPEC §3a) after it.
+fn with(mut case: Case, extra: &[&str]) -> Case {
+    case.dsh.extend(extra.iter().map(|a| (*a).to_owned()));
+    let _ = write!(case.name, " {}", extra.join(" "));
+    case
+}
+
 fn cases(dir: &Path, tiny: &Path) -> Vec<Case> {
     let mut overflow = grep_case(dir, "the", None, None);
     "grep `the` (overflow)".clone_into(&mut overflow.name);
@@ -113,6 +120,10 @@ fn cases(dir: &Path, tiny: &Path) -> Vec<Case> {
         glob_case(dir, "src/mod_001/**/*.rs"),
         grep_case(dir, RARE, None, None),
         grep_case(dir, MEDIUM, None, Some("*.ts")),
+        with(grep_case(dir, MEDIUM, None, Some("*.ts")), &["--output", "files"]),
+        with(grep_case(dir, MEDIUM, None, Some("*.ts")), &["--output", "count"]),
+        with(grep_case(dir, MEDIUM, None, Some("*.ts")), &["--context", "3"]),
+        with(grep_case(dir, "the", None, None), &["--output", "files"]),
         overflow,
         grep_case(dir, r"fn\s+\w+_handler\(", None, None),
         grep_case(dir, "ERROR 4[0-9]{2}", Some("logs/huge.log"), None),
