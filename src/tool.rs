@@ -71,6 +71,13 @@ pub const OUTPUT_MODES: [&str; 3] = ["content", "files", "count"];
 /// The most context lines on either side of a match.
 pub const MAX_CONTEXT: u64 = 10;
 
+/// Lines of context (`context`, `before`, `after`).
+const CONTEXT_LINES: ArgKind = ArgKind::Number {
+    value_name: "N",
+    min: 0,
+    max: Some(MAX_CONTEXT),
+};
+
 const IGNORE_CASE: Argument = Argument {
     name: "ignore_case",
     kind: ArgKind::Switch,
@@ -179,11 +186,7 @@ const GREP_ARGUMENTS: [Argument; 13] = [
     },
     Argument {
         name: "context",
-        kind: ArgKind::Number {
-            value_name: "N",
-            min: 0,
-            max: Some(MAX_CONTEXT),
-        },
+        kind: CONTEXT_LINES,
         required: false,
         positional: false,
         short: None,
@@ -192,11 +195,7 @@ const GREP_ARGUMENTS: [Argument; 13] = [
     },
     Argument {
         name: "before",
-        kind: ArgKind::Number {
-            value_name: "N",
-            min: 0,
-            max: Some(MAX_CONTEXT),
-        },
+        kind: CONTEXT_LINES,
         required: false,
         positional: false,
         short: Some('B'),
@@ -205,11 +204,7 @@ const GREP_ARGUMENTS: [Argument; 13] = [
     },
     Argument {
         name: "after",
-        kind: ArgKind::Number {
-            value_name: "N",
-            min: 0,
-            max: Some(MAX_CONTEXT),
-        },
+        kind: CONTEXT_LINES,
         required: false,
         positional: false,
         short: Some('A'),

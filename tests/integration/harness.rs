@@ -114,15 +114,7 @@ impl TestDir {
     /// The binary, run in this directory, with a clean environment and the
     /// pinned real rg; every run is killed after [`TEST_TIMEOUT`].
     pub fn cmd(&self) -> Cmd {
-        let mut inner = assert_cmd::Command::from_std(self.cmd_std());
-        inner.timeout(TEST_TIMEOUT);
-        Cmd {
-            inner,
-            words: Vec::new(),
-            envs: Vec::new(),
-            cwd: self.path().to_path_buf(),
-            uid: None,
-        }
+        self.wrap(self.cmd_std(), None)
     }
 
     /// [`TestDir::cmd`], run as the user and group `uid`/`gid` (the test
@@ -131,6 +123,10 @@ impl TestDir {
         use std::os::unix::process::CommandExt;
         let mut std = self.cmd_std();
         std.uid(uid).gid(gid);
+        self.wrap(std, Some(uid))
+    }
+
+    fn wrap(&self, std: std::process::Command, uid: Option<u32>) -> Cmd {
         let mut inner = assert_cmd::Command::from_std(std);
         inner.timeout(TEST_TIMEOUT);
         Cmd {
@@ -138,7 +134,7 @@ impl TestDir {
             words: Vec::new(),
             envs: Vec::new(),
             cwd: self.path().to_path_buf(),
-            uid: Some(uid),
+            uid,
         }
     }
 
