@@ -120,9 +120,18 @@ fn cases(dir: &Path, tiny: &Path) -> Vec<Case> {
         glob_case(dir, "src/mod_001/**/*.rs"),
         grep_case(dir, RARE, None, None),
         grep_case(dir, MEDIUM, None, Some("*.ts")),
-        with(grep_case(dir, MEDIUM, None, Some("*.ts")), &["--output", "files"]),
-        with(grep_case(dir, MEDIUM, None, Some("*.ts")), &["--output", "count"]),
-        with(grep_case(dir, MEDIUM, None, Some("*.ts")), &["--context", "3"]),
+        with(
+            grep_case(dir, MEDIUM, None, Some("*.ts")),
+            &["--output", "files"],
+        ),
+        with(
+            grep_case(dir, MEDIUM, None, Some("*.ts")),
+            &["--output", "count"],
+        ),
+        with(
+            grep_case(dir, MEDIUM, None, Some("*.ts")),
+            &["--context", "3"],
+        ),
         with(grep_case(dir, "the", None, None), &["--output", "files"]),
         overflow,
         grep_case(dir, r"fn\s+\w+_handler\(", None, None),

@@ -10,7 +10,7 @@ use super::hints;
 use super::listing::{self, CountSink, ListingSink};
 use super::matches::{self, MatchSink};
 use super::paths::Workdir;
-use super::report::{Coverage, FileCount, Hint, Items, Report};
+use super::report::{Coverage, Hint, Items, Report};
 use super::types;
 use super::{Failure, Paging, Searched};
 use crate::error::{ArgumentError, SearchError, TimeoutPage};
@@ -28,18 +28,11 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     let script = command::grep_script(super::rg_for_script(settings), r);
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes;
-    let judge = |finished: &Finished, sink| result(r, settings, budget, finished, sink);
-    match r.output {
-        Output::Files => {
-            let sink = Collect::Files(ListingSink::default(), &workdir);
-            super::run_and_judge(Tool::Grep, script, settings, budget, (sink, None), judge)
-        }
+    let (sink, bound) = match r.output {
+        Output::Files => (Collect::Files(ListingSink::default(), &workdir), None),
         // rg's `--count` counts a match that spans lines once: a multiline
         // count reads `--json`'s per-file counts instead.
-        Output::Count if !r.multiline => {
-            let sink = Collect::Counts(CountSink::default(), &workdir);
-            super::run_and_judge(Tool::Grep, script, settings, budget, (sink, None), judge)
-        }
+        Output::Count if !r.multiline => (Collect::Counts(CountSink::default(), &workdir), None),
         Output::Content | Output::Count => {
             let want = Want {
                 all_submatches: r.multiline,
@@ -50,10 +43,18 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
             // only one-line records are read as they stream.
             let bound = (!r.multiline && r.output == Output::Content)
                 .then(|| matches::record_bound(line_cap));
-            let sink = Collect::Lines(Box::new(MatchSink::new(&workdir, line_cap, want, bound)));
-            super::run_and_judge(Tool::Grep, script, settings, budget, (sink, bound), judge)
+            let sink = MatchSink::new(&workdir, line_cap, want, bound);
+            (Collect::Lines(Box::new(sink)), bound)
         }
-    }
+    };
+    super::run_and_judge(
+        Tool::Grep,
+        script,
+        settings,
+        budget,
+        (sink, bound),
+        |finished, sink| result(r, settings, budget, finished, sink),
+    )
 }
 
 /// The sink of the output mode asked.
@@ -111,7 +112,7 @@ impl Collect<'_> {
     }
 
     /// The files that made most of an overflowing output (matched lines
-    /// only: the other listings are a path a file).
+    /// only: the other listings hold one short line a file).
     fn heavy(&mut self) -> Vec<(String, u8)> {
         match self {
             Self::Lines(sink) => sink.heavy(),
@@ -138,14 +139,7 @@ impl Collect<'_> {
                 let paths = listing::matched_files(listing, workdir, budget).map_err(|(h, _)| h)?;
                 (Items::Files(paths), Vec::new())
             }
-            Self::Counts(sink, workdir) => {
-                let counts = sink
-                    .into_counts(workdir)
-                    .into_iter()
-                    .map(|(path, count)| FileCount { path, count })
-                    .collect();
-                (Items::Counts(counts), Vec::new())
-            }
+            Self::Counts(sink, workdir) => (Items::Counts(sink.into_counts(workdir)), Vec::new()),
         })
     }
 }
@@ -158,7 +152,6 @@ fn result(
     finished: &Finished,
     mut sink: Collect<'_>,
 ) -> Result<Report, Failure> {
-    let halted = |halt, page| SearchError::halted(Tool::Grep, halt, settings.timeout_ms, page);
     let exited = match finished.ending {
         // Say which files made the output too large (SPEC §6).
         Ending::Overflow => return Err(super::overflow(Tool::Grep, settings, sink.heavy()).into()),
@@ -173,8 +166,9 @@ fn result(
                 Some(_) => TimeoutPage::Ordered,
                 None => TimeoutPage::Nothing,
             };
+            let error = SearchError::halted(Tool::Grep, halt, settings.timeout_ms, page);
             return Err(Failure {
-                error: halted(halt, page).into(),
+                error: error.into(),
                 partial,
             });
         }

@@ -12,7 +12,7 @@ use std::thread;
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
 use super::paths::Workdir;
-use super::report::PathList;
+use super::report::{FileCount, PathList};
 use super::sort;
 use crate::rg::Sink;
 use crate::settings::GlobSort;
@@ -73,18 +73,16 @@ impl CountSink {
     }
 
     /// The counts by displayed path, in path order.
-    pub fn into_counts(self, workdir: &Workdir) -> Vec<(String, u64)> {
-        let mut counts: Vec<(String, u64)> = self
+    pub fn into_counts(self, workdir: &Workdir) -> Vec<FileCount> {
+        let mut counts: Vec<FileCount> = self
             .counts
             .into_iter()
-            .map(|(path, n)| {
-                (
-                    String::from_utf8_lossy(&workdir.display(&path)).into_owned(),
-                    n,
-                )
+            .map(|(path, count)| FileCount {
+                path: String::from_utf8_lossy(&workdir.display(&path)).into_owned(),
+                count,
             })
             .collect();
-        counts.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        counts.sort_unstable_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
         counts
     }
 }
@@ -367,8 +365,13 @@ mod tests {
             }
             sink.finish();
             assert_eq!(sink.error(), None);
+            let counts: Vec<(String, u64)> = sink
+                .into_counts(&w)
+                .into_iter()
+                .map(|f| (f.path, f.count))
+                .collect();
             assert_eq!(
-                sink.into_counts(&w),
+                counts,
                 [
                     ("a\nb".to_owned(), 12),
                     ("b".to_owned(), 1),
