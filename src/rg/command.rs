@@ -225,4 +225,46 @@ mod tests {
              --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' --sort=path"
         );
     }
+
+    #[test]
+    fn optional_arguments_add_their_flags() {
+        let mut r = grep("x", Some("*.rs"), None);
+        r.ignore_case = true;
+        r.literal = true;
+        r.file_type = Some("rust".into());
+        r.context = crate::request::Context {
+            before: 2,
+            after: 2,
+        };
+        assert_eq!(
+            grep_script("rg", &r),
+            "exec 'rg' --no-config --json --binary --ignore-case --fixed-strings --context=2 \
+             --type='rust' --regexp='x' --glob='*.rs'"
+        );
+        r.output = Output::Files;
+        assert_eq!(
+            grep_script("rg", &r),
+            "exec 'rg' --no-config --files-with-matches --null --binary --ignore-case \
+             --fixed-strings --type='rust' --regexp='x' --glob='*.rs'",
+            "context is content's only"
+        );
+        r.output = Output::Count;
+        r.multiline = true;
+        assert_eq!(
+            grep_script("rg", &r),
+            "exec 'rg' --no-config --json --binary --ignore-case --fixed-strings --multiline \
+             --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'",
+            "a multiline count reads --json"
+        );
+        // Probes search the same way, files only; ignoring case already,
+        // the case probe adds nothing.
+        assert_eq!(
+            grep_probe_script("rg", Probe::Case, &r),
+            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --ignore-case \
+             --fixed-strings --multiline --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'"
+        );
+        let mut g = glob("*.MD", None);
+        g.ignore_case = true;
+        assert!(glob_script("rg", &g, None).contains("--iglob='*.MD'"));
+    }
 }
