@@ -306,9 +306,9 @@ mod tests {
             Rg::resolve_with("rg", None, Some(only_a.as_os_str()), None).resolved,
             Err(RgMissing::NotExecutable(root.join("a/rg")))
         );
-        let empty = root.join("c");
+        let no_rg = root.join("c");
         assert_eq!(
-            Rg::resolve_with("rg", None, Some(empty.as_os_str()), None).resolved,
+            Rg::resolve_with("rg", None, Some(no_rg.as_os_str()), None).resolved,
             Err(RgMissing::NotOnPath)
         );
         assert_eq!(
