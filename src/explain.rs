@@ -9,7 +9,7 @@ use crate::error::{Error, Reason};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
 use crate::search::{Ending, Exited, RgRun};
-use crate::settings::Settings;
+use crate::settings::{DEFAULT_RG, Rg, RgSource, Settings};
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
 
@@ -32,15 +32,7 @@ pub fn render(f: &Facts<'_>) -> String {
     };
     line("sh -c:", f.script);
     line("workdir:", &s.workdir.display().to_string());
-    let rg = match &s.rg.resolved {
-        Ok(path) if path.as_os_str() == s.rg.given.as_str() => path.display().to_string(),
-        Ok(path) => format!("{} → {}", s.rg.given, path.display()),
-        Err(_) => format!("{} (not found)", s.rg.given),
-    };
-    line(
-        "rg:",
-        &format!("{rg} ({})", f.rg_version.unwrap_or("version unknown")),
-    );
+    line("rg:", &rg(&s.rg, f.rg_version));
     match f.rg_run {
         None => line("run:", "rg was not started"),
         Some(raw) => {
@@ -106,6 +98,30 @@ pub fn render(f: &Facts<'_>) -> String {
     }
     line("exit:", &f.body.exit().code().to_string());
     out
+}
+
+/// Which rg ran, its version, and how it was found: `rg → /venv/bin/rg
+/// (ripgrep 14.1.0), beside dsh-search`.
+fn rg(rg: &Rg, version: Option<&str>) -> String {
+    let how = match rg.source {
+        RgSource::BesideExe => "beside dsh-search",
+        RgSource::Path => "from PATH",
+        RgSource::Given => "from --rg/DSH_SEARCH_RG",
+    };
+    match &rg.resolved {
+        Ok(path) => {
+            let named = if path.as_os_str() == rg.given.as_str() {
+                path.display().to_string()
+            } else {
+                format!("{} → {}", rg.given, path.display())
+            };
+            format!("{named} ({}), {how}", version.unwrap_or("version unknown"))
+        }
+        Err(_) if rg.given == DEFAULT_RG => {
+            format!("{} (not found beside dsh-search or on PATH)", rg.given)
+        }
+        Err(_) => format!("{} (not found), {how}", rg.given),
+    }
 }
 
 fn ended(run: &RgRun, s: &Settings) -> String {

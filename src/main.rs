@@ -1,6 +1,7 @@
 //! dsh-search: parse the command line, run one tool call, print what the
 //! renderer returned, exit with the code of SPEC §6. Nothing else.
 
+mod allocator;
 mod arguments;
 mod call;
 mod cli;

@@ -143,6 +143,26 @@ pub struct Rg {
     pub given: String,
     /// The absolute path to run, or why there is none.
     pub resolved: Result<PathBuf, RgMissing>,
+    /// Where it was looked for and, when found, where it came from.
+    pub source: RgSource,
+}
+
+/// The name that means "ripgrep, wherever this install keeps it": the
+/// default of `--rg` / `DSH_SEARCH_RG`.
+pub const DEFAULT_RG: &str = "rg";
+
+/// How the rg to run was found (`--explain` says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RgSource {
+    /// A value with a `/`, from `--rg` or `DSH_SEARCH_RG`: that file.
+    Given,
+    /// The default `rg`, found in dsh-search's own directory: the install
+    /// brought it (the Python wheel depends on the `ripgrep` wheel, which puts
+    /// `rg` in the same `bin/`; the release archives ship it beside).
+    BesideExe,
+    /// A bare name looked up on PATH (for the default `rg`: nothing was
+    /// beside dsh-search).
+    Path,
 }
 
 /// Why the given rg cannot be run.
@@ -159,24 +179,45 @@ pub enum RgMissing {
 }
 
 impl Rg {
+    /// Resolve `given` as [`Rg::resolve_with`] does, for this process:
+    /// its own executable is `std::env::current_exe()`.
+    pub fn resolve(given: &str, cwd: Option<&Path>, path_var: Option<&OsStr>) -> Self {
+        let exe = std::env::current_exe().ok();
+        Self::resolve_with(given, cwd, path_var, exe.as_deref())
+    }
+
     /// Resolve `given` as a shell would, but in the caller's context: a
     /// value with a `/` is a path, relative to `cwd` (the caller's current
     /// directory); a bare name is looked up in `path_var`, skipping empty
     /// and relative entries (which would name the workdir once sh runs
     /// there). The first executable file wins.
-    pub fn resolve(given: &str, cwd: Option<&Path>, path_var: Option<&OsStr>) -> Self {
-        let resolved = if given.contains('/') {
+    ///
+    /// The default name `rg` (also when given as `--rg rg`) is first
+    /// looked for beside `exe`, dsh-search's own executable with symlinks
+    /// resolved (pipx links `~/.local/bin/dsh-search` into its venv's
+    /// `bin/`, where the `ripgrep` wheel put `rg`): see [`beside_exe`].
+    /// Any other value, or no `rg` there, goes the PATH way above.
+    pub fn resolve_with(
+        given: &str,
+        cwd: Option<&Path>,
+        path_var: Option<&OsStr>,
+        exe: Option<&Path>,
+    ) -> Self {
+        let (resolved, source) = if given.contains('/') {
             let path = clean(&match cwd {
                 Some(cwd) => cwd.join(given),
                 None => PathBuf::from(given),
             });
-            match executable(&path) {
+            let resolved = match executable(&path) {
                 Executable::Yes => Ok(path),
                 Executable::No => Err(RgMissing::NotExecutable(path)),
                 Executable::Missing => Err(RgMissing::NoSuchFile(path)),
-            }
+            };
+            (resolved, RgSource::Given)
+        } else if let Some(beside) = exe.filter(|_| given == DEFAULT_RG).and_then(beside_exe) {
+            (Ok(beside), RgSource::BesideExe)
         } else {
-            on_path(given, path_var)
+            (on_path(given, path_var), RgSource::Path)
         };
         let resolved = resolved.and_then(|path| match path.to_str() {
             Some(_) => Ok(path),
@@ -185,6 +226,7 @@ impl Rg {
         Self {
             given: given.to_owned(),
             resolved,
+            source,
         }
     }
 
@@ -192,6 +234,20 @@ impl Rg {
     pub fn path(&self) -> Option<&str> {
         self.resolved.as_ref().ok().and_then(|p| p.to_str())
     }
+}
+
+/// The `rg` in the directory of `exe` (dsh-search's own executable), if
+/// that is an executable regular file with a UTF-8 path. `exe` is resolved
+/// through symlinks first, so a link on PATH to an install's binary finds
+/// the install's `rg`, not one beside the link. This is the install's own
+/// directory, never the workdir: nothing here depends on where the search
+/// runs. Anything unreadable (no `exe`, a deleted binary, a directory
+/// named `rg`) is simply no candidate: PATH is searched next.
+pub fn beside_exe(exe: &Path) -> Option<PathBuf> {
+    let exe = std::fs::canonicalize(exe).ok()?;
+    let candidate = exe.parent()?.join(DEFAULT_RG);
+    (matches!(executable(&candidate), Executable::Yes) && candidate.to_str().is_some())
+        .then_some(candidate)
 }
 
 /// The search path when `PATH` is not set at all (some agent clients start
@@ -280,7 +336,7 @@ mod tests {
             &root.join("b").to_string_lossy(),
         ])
         .unwrap();
-        let rg = Rg::resolve("rg", Some(root), Some(&path));
+        let rg = Rg::resolve_with("rg", Some(root), Some(&path), None);
         assert_eq!(
             rg.resolved,
             Ok(root.join("b/rg")),
@@ -288,29 +344,161 @@ mod tests {
         );
         let only_a = root.join("a");
         assert_eq!(
-            Rg::resolve("rg", None, Some(only_a.as_os_str())).resolved,
+            Rg::resolve_with("rg", None, Some(only_a.as_os_str()), None).resolved,
             Err(RgMissing::NotExecutable(root.join("a/rg")))
         );
+        let no_rg = root.join("c");
         assert_eq!(
-            Rg::resolve("rg", None, None).resolved,
+            Rg::resolve_with("rg", None, Some(no_rg.as_os_str()), None).resolved,
             Err(RgMissing::NotOnPath)
         );
         assert_eq!(
-            Rg::resolve("", None, Some(&path)).resolved,
+            Rg::resolve_with("rg", None, None, None),
+            Rg::resolve_with("rg", None, Some(OsStr::new(DEFAULT_PATH)), None),
+            "no PATH at all is sh's default PATH"
+        );
+        assert_eq!(
+            Rg::resolve_with("", None, Some(&path), None).resolved,
             Err(RgMissing::NotOnPath)
         );
         assert_eq!(
-            Rg::resolve("./c/tool", Some(root), None).resolved,
+            Rg::resolve_with("./c/tool", Some(root), None, None).resolved,
             Ok(root.join("c/tool")),
             "relative to the caller's directory, `.` removed"
         );
         assert_eq!(
-            Rg::resolve("c/missing", Some(root), None).resolved,
+            Rg::resolve_with("c/missing", Some(root), None, None).resolved,
             Err(RgMissing::NoSuchFile(root.join("c/missing")))
         );
         assert_eq!(
-            Rg::resolve("./c", Some(root), None).resolved,
+            Rg::resolve_with("./c", Some(root), None, None).resolved,
             Err(RgMissing::NotExecutable(root.join("c")))
+        );
+    }
+
+    /// An install's layout: `bin/dsh-search` and `bin/rg` (what the wheel
+    /// and the release archives give), a PATH directory with another rg,
+    /// all under one canonical temp root.
+    struct Install {
+        _dir: tempfile::TempDir,
+        root: PathBuf,
+        exe: PathBuf,
+        path_var: std::ffi::OsString,
+    }
+
+    fn install() -> Install {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        for sub in ["venv/bin", "path", "links"] {
+            std::fs::create_dir_all(root.join(sub)).unwrap();
+        }
+        let exe = root.join("venv/bin/dsh-search");
+        write(&exe, 0o755);
+        write(&root.join("venv/bin/rg"), 0o755);
+        write(&root.join("path/rg"), 0o755);
+        let path_var = root.join("path").into_os_string();
+        Install {
+            _dir: dir,
+            root,
+            exe,
+            path_var,
+        }
+    }
+
+    #[test]
+    fn the_default_rg_beside_dsh_search_comes_before_path() {
+        let i = install();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+        assert_eq!(rg.source, RgSource::BesideExe);
+        assert_eq!(rg.given, "rg");
+    }
+
+    #[test]
+    fn a_symlinked_dsh_search_finds_the_rg_beside_its_target() {
+        // pipx: ~/.local/bin/dsh-search -> ~/.local/pipx/venvs/dsh-search/bin/dsh-search.
+        // An rg beside the link is not the install's.
+        let i = install();
+        let link = i.root.join("links/dsh-search");
+        std::os::unix::fs::symlink(&i.exe, &link).unwrap();
+        write(&i.root.join("links/rg"), 0o755);
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&link));
+        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+        assert_eq!(rg.source, RgSource::BesideExe);
+        // A relative link (`../venv/bin/dsh-search`) resolves the same way.
+        let relative = i.root.join("links/relative");
+        std::os::unix::fs::symlink("../venv/bin/dsh-search", &relative).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&relative));
+        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+    }
+
+    #[test]
+    fn no_usable_rg_beside_dsh_search_falls_back_to_path() {
+        let i = install();
+        let beside = i.root.join("venv/bin/rg");
+        let from_path = Ok(i.root.join("path/rg"));
+        // Not executable.
+        std::fs::set_permissions(&beside, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        // A directory.
+        std::fs::remove_file(&beside).unwrap();
+        std::fs::create_dir(&beside).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        // Nothing there, or no executable known (a deleted binary, no /proc).
+        std::fs::remove_dir(&beside).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        let gone = i.root.join("venv/bin/deleted");
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&gone));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), None);
+        assert_eq!((rg.resolved, rg.source), (from_path, RgSource::Path));
+        // Nowhere at all: the PATH error, as before.
+        let empty = i.root.join("links").into_os_string();
+        let rg = Rg::resolve_with("rg", None, Some(&empty), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Err(RgMissing::NotOnPath), RgSource::Path)
+        );
+    }
+
+    #[test]
+    fn a_given_rg_is_never_replaced_by_the_one_beside() {
+        let i = install();
+        // A path: that file, whatever is beside dsh-search.
+        let given = i.root.join("path/rg");
+        let given = given.to_str().unwrap();
+        let rg = Rg::resolve_with(given, None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Ok(PathBuf::from(given)), RgSource::Given)
+        );
+        let rg = Rg::resolve_with("./path/rg", Some(&i.root), None, Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Ok(i.root.join("path/rg")), RgSource::Given)
+        );
+        // Another bare name: PATH only, even when the install has one.
+        write(&i.root.join("venv/bin/rg15"), 0o755);
+        write(&i.root.join("path/rg15"), 0o755);
+        let rg = Rg::resolve_with("rg15", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Ok(i.root.join("path/rg15")), RgSource::Path)
         );
     }
 }

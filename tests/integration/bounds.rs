@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::harness::{TestDir, assert_out, real_rg_path};
+use crate::harness::{Ran, TestDir, assert_out, real_rg_path};
 use crate::procs::{GONE_WITHIN, Sleepers, WAIT_LIMIT, interrupt, poll, wait_bounded};
 
 /// What "returns promptly" means here: far below the 30 s the strays live.
@@ -402,13 +402,104 @@ fn path_lookup_skips_empty_and_relative_entries() {
     );
     let explain = String::from_utf8_lossy(&out.stderr);
     let rg_line = format!("  rg:       rg → {}/rg (", real_dir.display());
-    assert!(explain.contains(&rg_line), "{explain}");
+    assert!(
+        explain
+            .lines()
+            .any(|l| l.starts_with(&rg_line) && l.ends_with("), from PATH")),
+        "{explain}"
+    );
     assert!(
         explain.contains(&format!(
             "  sh -c:    exec '{}/rg' --no-config",
             real_dir.display()
         )),
         "{explain}"
+    );
+}
+
+/// An install's layout (the wheel's venv `bin/`, a release archive):
+/// a copy of the binary under test with an rg beside it that records each
+/// run in `marker` and then runs the real rg.
+fn install_with_rg(t: &TestDir, marker: &Path) -> std::path::PathBuf {
+    let bin = t.mkdir("install/bin");
+    let exe = bin.join("dsh-search");
+    fs::copy(crate::harness::binary(), &exe).unwrap();
+    t.fake_rg(
+        "install/bin/rg",
+        &format!(
+            "echo ran >> '{}'\nexec '{}' \"$@\"",
+            marker.display(),
+            real_rg_path()
+        ),
+    );
+    exe
+}
+
+/// `exe --explain grep needle` in `repo`, with only `path` as PATH and,
+/// when given, `DSH_SEARCH_RG`; the environment is otherwise empty.
+fn run_installed(exe: &Path, path: &str, rg: Option<&str>, repo: &str) -> Ran {
+    let mut cmd = StdCommand::new(exe);
+    cmd.env_clear().env("PATH", path).stdin(Stdio::null());
+    if let Some(rg) = rg {
+        cmd.env("DSH_SEARCH_RG", rg);
+    }
+    let output = cmd
+        .args(["-C", repo, "--explain", "grep", "needle"])
+        .output()
+        .unwrap();
+    Ran {
+        output,
+        command: format!("{} -C {repo} --explain grep needle", exe.display()),
+        envs: format!("only PATH={path} DSH_SEARCH_RG={rg:?}"),
+        cwd: std::env::current_dir().unwrap(),
+        uid: None,
+    }
+}
+
+#[test]
+fn the_rg_beside_dsh_search_comes_before_path_and_after_rg_options() {
+    let t = TestDir::new();
+    let (repo, planted) = planted_repo(&t);
+    let marker = t.path().join("beside-rg-ran");
+    let exe = install_with_rg(&t, &marker);
+    // PATH holds another rg, which must not run while one is beside.
+    let other = t.path().join("other-rg-ran");
+    t.fake_rg("path/rg", &format!(": > '{}'\nexit 2", other.display()));
+    let path = t.path().join("path").to_string_lossy().into_owned();
+    // pipx puts a symlink on PATH; the rg beside its target is the one.
+    std::os::unix::fs::symlink(&exe, t.path().join("path/dsh-search")).unwrap();
+    let repo = repo.to_string_lossy().into_owned();
+    for exe in [exe.clone(), t.path().join("path/dsh-search")] {
+        let out = run_installed(&exe, &path, None, &repo);
+        assert_out(&out, 0, "Found 1 match\n\na.txt\nLine 1: needle\n");
+        let explain = String::from_utf8_lossy(&out.stderr);
+        let beside = t.path().join("install/bin/rg");
+        let beside = fs::canonicalize(&beside).unwrap();
+        assert!(
+            explain.lines().any(|l| l
+                .starts_with(&format!("  rg:       rg → {} (ripgrep ", beside.display()))
+                && l.ends_with("), beside dsh-search")),
+            "{explain}"
+        );
+    }
+    assert!(marker.exists(), "the rg beside dsh-search did not run");
+    assert!(!other.exists(), "PATH's rg ran though one was beside");
+    assert!(!planted.exists(), "the rg planted in the workdir ran");
+    // --rg (or DSH_SEARCH_RG) with a path wins over the one beside.
+    fs::remove_file(&marker).unwrap();
+    let out = run_installed(&exe, &path, Some(&real_rg_path()), &repo);
+    assert_out(&out, 0, "Found 1 match\n\na.txt\nLine 1: needle\n");
+    let explain = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        explain.lines().any(
+            |l| l.starts_with(&format!("  rg:       {} (", real_rg_path()))
+                && l.ends_with("), from --rg/DSH_SEARCH_RG")
+        ),
+        "{explain}"
+    );
+    assert!(
+        !marker.exists(),
+        "the rg beside ran though --rg named another"
     );
 }
 

@@ -65,12 +65,19 @@ fn masked(explain: &str) -> String {
 fn rg_line() -> String {
     let given = crate::harness::real_rg();
     let path = crate::harness::real_rg_path();
+    // The binary under test has no rg beside it (the harness checks), so
+    // a bare name comes from PATH.
+    let how = if given.contains('/') {
+        "from --rg/DSH_SEARCH_RG"
+    } else {
+        "from PATH"
+    };
     let named = if given == path {
         path
     } else {
         format!("{given} → {path}")
     };
-    format!("  rg:       {named} ({})", rg_version())
+    format!("  rg:       {named} ({}), {how}", rg_version())
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Test harness: a temp tree that looks like a git repo, a command builder
-//! that runs the binary cargo built with a clean environment, and fake rg
-//! scripts for fault injection.
+//! that runs the binary under test (the one cargo built, or
+//! `DSH_SEARCH_TEST_BIN`) with a clean environment, and fake rg scripts
+//! for fault injection.
 
 #![allow(dead_code)]
 
@@ -33,6 +34,40 @@ pub fn real_rg() -> &'static str {
         let version = String::from_utf8_lossy(&out.stdout);
         eprintln!("tests use {rg}: {}", version.lines().next().unwrap_or("?"));
         rg
+    })
+}
+
+/// The dsh-search binary under test: `DSH_SEARCH_TEST_BIN` when set (an
+/// absolute path to a prebuilt binary, such as the static musl build),
+/// else the one cargo built for this test run. Every test that starts
+/// dsh-search starts this one. It must have no `rg` beside it: the
+/// default `rg` is looked up there before PATH, which would change which
+/// rg the tests run (checked once, loudly).
+pub fn binary() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let bin = match std::env::var_os("DSH_SEARCH_TEST_BIN") {
+            Some(bin) => {
+                let bin = PathBuf::from(bin);
+                assert!(
+                    bin.is_absolute() && bin.is_file(),
+                    "DSH_SEARCH_TEST_BIN must be the absolute path of a dsh-search binary, not {}",
+                    bin.display()
+                );
+                eprintln!("tests run {}", bin.display());
+                bin
+            }
+            None => assert_cmd::cargo::cargo_bin("dsh-search"),
+        };
+        let real = fs::canonicalize(&bin).unwrap_or_else(|_| bin.clone());
+        if let Some(dir) = real.parent() {
+            assert!(
+                !dir.join("rg").exists(),
+                "{} has an rg beside it, which dsh-search would run instead of the tests' rg; test a copy of the binary elsewhere",
+                real.display()
+            );
+        }
+        bin
     })
 }
 
@@ -142,7 +177,7 @@ impl TestDir {
     /// binary and signal it or talk to it over pipes: `DSH_SEARCH_*`,
     /// `RIPGREP_CONFIG_PATH` removed, HOME and `XDG_CONFIG_HOME` empty.
     pub fn cmd_std(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("dsh-search"));
+        let mut cmd = std::process::Command::new(binary());
         cmd.current_dir(self.path());
         for (key, _) in std::env::vars_os() {
             let key = key.to_string_lossy().into_owned();

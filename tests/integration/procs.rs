@@ -192,7 +192,7 @@ pub fn interrupt(signal: &str, fake_body_prefix: &str, seconds: u32) -> (ExitSta
         ),
     );
     let path = std::env::var("PATH").unwrap_or_default();
-    let mut cmd = StdCommand::new(assert_cmd::cargo::cargo_bin("dsh-search"));
+    let mut cmd = StdCommand::new(crate::harness::binary());
     cmd.env_clear()
         .env("PATH", path)
         .env("HOME", t.path())

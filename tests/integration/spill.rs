@@ -533,7 +533,7 @@ fn unwritable_spill_dir_keeps_the_inline_page() {
 /// The binary as a plain `std::process::Command` (for spawning several at
 /// once), with the same clean environment as the harness gives.
 fn spawn_search(t: &TestDir, home: &Path, args: &[&str]) -> Child {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_dsh-search"));
+    let mut cmd = std::process::Command::new(crate::harness::binary());
     cmd.current_dir(t.path());
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("DSH_SEARCH_") {
