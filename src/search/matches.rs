@@ -197,48 +197,17 @@ impl<'w> MatchSink<'w> {
             }
             Ok(Some(Record::Match(record))) => {
                 self.tally(&record.path, line.len() as u64 + 1);
-                let lines = self.matched_lines(&record);
-                self.keep(&record.path, lines);
+                let cap = self.line_cap;
+                matched_lines(&record, cap, self.lines_of(&record.path));
             }
             Ok(Some(Record::Context(record))) => {
                 self.tally(&record.path, line.len() as u64 + 1);
                 let preview = preview::preview(&record.lines, None, self.line_cap);
                 let line = shown(record.line_number, false, preview);
-                self.keep(&record.path, vec![line]);
+                self.lines_of(&record.path).push(line);
             }
             Err(e) => self.error = Some(format!("record {}: {e}", self.records)),
         }
-    }
-
-    /// The lines of a match record: one, or each line of a multiline
-    /// match, with its own first submatch.
-    fn matched_lines(&self, record: &LinesRecord<'_>) -> Vec<Line> {
-        let text: &[u8] = &record.lines;
-        let last = text.len().saturating_sub(1);
-        if memchr::memchr(b'\n', &text[..last]).is_none() {
-            let preview = preview::preview(text, record.first_match, self.line_cap);
-            return vec![shown(record.line_number, true, preview)];
-        }
-        let submatches: Vec<(usize, usize)> = record
-            .first_match
-            .iter()
-            .chain(&record.more_matches)
-            .copied()
-            .collect();
-        let mut lines = Vec::new();
-        let mut start = 0;
-        for (k, piece) in text.split_inclusive(|&b| b == b'\n').enumerate() {
-            let end = start + piece.len();
-            // The first submatch touching this line, within it.
-            let first = submatches
-                .iter()
-                .find(|&&(s, e)| s < end && (e > start || (s == e && s == start)))
-                .map(|&(s, e)| (s.max(start) - start, e.min(end) - start));
-            let preview = preview::preview(piece, first, self.line_cap);
-            lines.push(shown(record.line_number + k as u64, true, preview));
-            start = end;
-        }
-        lines
     }
 
     /// A record that was read as it streamed.
@@ -276,7 +245,7 @@ impl<'w> MatchSink<'w> {
             "context" => shown(number, false, preview::head_preview(&g.head, self.line_cap)),
             _ => return,
         };
-        self.keep(&g.path.clone(), vec![line]);
+        self.lines_of(&g.path).push(line);
     }
 
     /// The preview of a matched line too long to hold: from its first
@@ -316,22 +285,24 @@ impl<'w> MatchSink<'w> {
         preview::window_preview(shown_match, 0, shown_match.len(), cap)
     }
 
-    /// Keep `lines` of the file rg printed as `path`.
-    fn keep(&mut self, path: &[u8], lines: Vec<Line>) {
+    /// The lines kept of the file rg printed as `path`.
+    fn lines_of(&mut self, path: &[u8]) -> &mut Vec<Line> {
         let path = self.workdir.display(path);
         // rg prints one file's records together; look up only on change.
-        match self.files.last_mut() {
-            Some((last, kept)) if *last == *path => kept.extend(lines),
+        let at = match self.files.last() {
+            Some((last, _)) if *last == *path => self.files.len() - 1,
             _ => {
                 if let Some(&i) = self.index.get(&*path) {
-                    self.files[i].1.extend(lines);
+                    i
                 } else {
                     let path = path.into_owned();
                     self.index.insert(path.clone(), self.files.len());
-                    self.files.push((path, lines));
+                    self.files.push((path, Vec::new()));
+                    self.files.len() - 1
                 }
             }
-        }
+        };
+        &mut self.files[at].1
     }
 
     /// The malformed-output description, if any record was not understood.
@@ -382,6 +353,36 @@ impl<'w> MatchSink<'w> {
                 })
                 .collect(),
         }
+    }
+}
+
+/// The lines of a match record, previewed at `cap` bytes, into `out`: one,
+/// or each line of a multiline match, with its own first submatch.
+fn matched_lines(record: &LinesRecord<'_>, cap: usize, out: &mut Vec<Line>) {
+    let text: &[u8] = &record.lines;
+    let last = text.len().saturating_sub(1);
+    if memchr::memchr(b'\n', &text[..last]).is_none() {
+        let preview = preview::preview(text, record.first_match, cap);
+        out.push(shown(record.line_number, true, preview));
+        return;
+    }
+    let submatches: Vec<(usize, usize)> = record
+        .first_match
+        .iter()
+        .chain(&record.more_matches)
+        .copied()
+        .collect();
+    let mut start = 0;
+    for (k, piece) in text.split_inclusive(|&b| b == b'\n').enumerate() {
+        let end = start + piece.len();
+        // The first submatch touching this line, within it.
+        let first = submatches
+            .iter()
+            .find(|&&(s, e)| s < end && (e > start || (s == e && s == start)))
+            .map(|&(s, e)| (s.max(start) - start, e.min(end) - start));
+        let preview = preview::preview(piece, first, cap);
+        out.push(shown(record.line_number + k as u64, true, preview));
+        start = end;
     }
 }
 
