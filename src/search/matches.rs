@@ -197,8 +197,8 @@ impl<'w> MatchSink<'w> {
             }
             Ok(Some(Record::Match(record))) => {
                 self.tally(&record.path, line.len() as u64 + 1);
-                let cap = self.line_cap;
-                matched_lines(&record, cap, self.lines_of(&record.path));
+                let (cap, multiline) = (self.line_cap, self.want.all_submatches);
+                matched_lines(&record, cap, multiline, self.lines_of(&record.path));
             }
             Ok(Some(Record::Context(record))) => {
                 self.tally(&record.path, line.len() as u64 + 1);
@@ -357,11 +357,11 @@ impl<'w> MatchSink<'w> {
 }
 
 /// The lines of a match record, previewed at `cap` bytes, into `out`: one,
-/// or each line of a multiline match, with its own first submatch.
-fn matched_lines(record: &LinesRecord<'_>, cap: usize, out: &mut Vec<Line>) {
+/// or each line of a `multiline` match, with its own first submatch.
+fn matched_lines(record: &LinesRecord<'_>, cap: usize, multiline: bool, out: &mut Vec<Line>) {
     let text: &[u8] = &record.lines;
     let last = text.len().saturating_sub(1);
-    if memchr::memchr(b'\n', &text[..last]).is_none() {
+    if !multiline || memchr::memchr(b'\n', &text[..last]).is_none() {
         let preview = preview::preview(text, record.first_match, cap);
         out.push(shown(record.line_number, true, preview));
         return;
