@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::error::{Error, Reason};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
-use crate::search::{Ending, Exited, RgRun};
+use crate::search::{Ending, Exited, RgRun, SHOWN_AS};
 use crate::settings::Settings;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
@@ -30,7 +30,7 @@ pub fn render(f: &Facts<'_>) -> String {
     let mut line = |label: &str, value: &str| {
         let _ = writeln!(out, "  {label:<9} {value}");
     };
-    line("sh -c:", f.script);
+    line(SHOWN_AS, f.script);
     line("workdir:", &s.workdir.display().to_string());
     let rg = match &s.rg.resolved {
         Ok(path) if path.as_os_str() == s.rg.given.as_str() => path.display().to_string(),

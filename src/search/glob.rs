@@ -29,11 +29,11 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .path
         .clone()
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
-    let script = command::glob_script(super::rg_for_script(settings), r, root.as_deref());
+    let line = command::glob_line(super::rg_for_line(settings), r, root.as_deref());
     let sink = (ListingSink::default(), None);
     super::run_and_judge(
         Tool::Glob,
-        script,
+        &line,
         settings,
         budget,
         sink,
@@ -96,8 +96,8 @@ fn result(
     };
     // An empty search ignoring case already is the case probe.
     let hints = if paths.len() == 0 && !r.ignore_case {
-        let rg = super::rg_for_script(settings);
-        let probe = (Probe::Case, command::glob_case_script(rg, r, root));
+        let rg = super::rg_for_line(settings);
+        let probe = (Probe::Case, command::glob_case_line(rg, r, root));
         hints::probe(&[probe], settings, &workdir, finished.elapsed, budget)
     } else {
         Vec::new()
