@@ -155,6 +155,7 @@ impl Page {
 
 impl GlobRequest {
     pub fn new(pattern: String, path: Option<String>) -> Result<Self, ArgumentError> {
+        let pattern = glob_separators(pattern);
         no_nul("pattern", &pattern)?;
         if pattern.trim().is_empty() {
             return Err(ArgumentError::new(
@@ -193,6 +194,7 @@ impl GrepRequest {
             ));
         }
         check_path(path.as_deref())?;
+        let include = include.map(glob_separators);
         if let Some(include) = include.as_deref() {
             check_include(include)?;
         }
@@ -208,6 +210,19 @@ impl GrepRequest {
             file_type: None,
             page: Page::default(),
         })
+    }
+}
+
+/// A glob as rg on this OS reads it. Windows (SPEC §10: a glob given with
+/// either separator works): rg's globs there have no escape character and
+/// match paths written with `/`, so a `\` could only ever be a separator,
+/// and is written as one. Elsewhere `\` escapes the next character, and
+/// the glob stays as given.
+fn glob_separators(glob: String) -> String {
+    if cfg!(windows) && glob.contains('\\') {
+        glob.replace('\\', "/")
+    } else {
+        glob
     }
 }
 
