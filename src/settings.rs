@@ -8,6 +8,9 @@ use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
+#[cfg(windows)]
+mod windows;
+
 /// Order of glob results (SPEC §2); ties are always broken by path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GlobSort {
@@ -164,7 +167,12 @@ impl Rg {
     /// directory); a bare name is looked up in `path_var`, skipping empty
     /// and relative entries (which would name the workdir once sh runs
     /// there). The first executable file wins.
+    ///
+    /// Windows has its own rules: see `settings/windows.rs` (SPEC §10).
     pub fn resolve(given: &str, cwd: Option<&Path>, path_var: Option<&OsStr>) -> Self {
+        #[cfg(windows)]
+        let resolved = windows::resolve(given, cwd, path_var);
+        #[cfg(unix)]
         let resolved = if given.contains('/') {
             let path = clean(&match cwd {
                 Some(cwd) => cwd.join(given),
@@ -196,8 +204,10 @@ impl Rg {
 
 /// The search path when `PATH` is not set at all (some agent clients start
 /// MCP servers with an emptied environment): the one `sh` itself uses.
+#[cfg(unix)]
 const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
+#[cfg(unix)]
 fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
     if name.is_empty() {
         return Err(RgMissing::NotOnPath);
@@ -221,6 +231,7 @@ fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
 }
 
 /// Whether a path names something this process may execute.
+#[cfg(unix)]
 enum Executable {
     Yes,
     /// There, but not an executable file (or not reachable).
@@ -229,6 +240,7 @@ enum Executable {
 }
 
 /// Whether `path` is a file this process may execute (following symlinks).
+#[cfg(unix)]
 fn executable(path: &Path) -> Executable {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
@@ -254,6 +266,7 @@ fn clean(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
