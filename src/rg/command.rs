@@ -60,6 +60,7 @@ impl Word {
     }
 
     /// The word in a POSIX shell script.
+    #[cfg_attr(windows, allow(dead_code))]
     fn shell(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
@@ -102,6 +103,7 @@ impl Line {
 
     /// The `sh -c` string that runs this line (Unix): `exec`, then every
     /// word, each model value quoted.
+    #[cfg_attr(windows, allow(dead_code))]
     pub fn script(&self) -> String {
         let mut script = format!("exec {}", quote(&self.program));
         for word in &self.words {

@@ -86,6 +86,7 @@ pub enum Exited {
     /// With this exit status.
     Status(i32),
     /// Killed by this signal (Unix).
+    #[cfg_attr(windows, allow(dead_code))]
     Signal(i32),
 }
 

@@ -1,4 +1,4 @@
-//! The Unix half of the runner: `/bin/sh -c SCRIPT` (the [`Line`]'s
+//! The Unix half of the runner: `/bin/sh -c SCRIPT` (the [`Line`](crate::rg::command::Line)'s
 //! script, which `exec`s rg) in a process group of its own, both pipes
 //! read by one `poll(2)` loop on the calling thread, the group killed with
 //! `killpg`.
