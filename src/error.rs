@@ -357,7 +357,7 @@ impl fmt::Display for SearchError {
             ),
             Reason::SpawnFailed { workdir, reason } => write!(
                 f,
-                "could not start /bin/sh in the workdir {}: {reason}",
+                "could not start {STARTED} in the workdir {}: {reason}",
                 workdir.display()
             ),
             Reason::RgKilled { signal, stderr } => write!(
@@ -406,6 +406,10 @@ impl fmt::Display for SearchError {
         }
     }
 }
+
+/// What a search starts: `/bin/sh`, which `exec`s rg (Unix); rg itself
+/// (Windows, SPEC §10).
+const STARTED: &str = if cfg!(windows) { "ripgrep" } else { "/bin/sh" };
 
 /// rg was resolved to a file that looked executable, but the shell could
 /// not run it (exit 126 or 127): say why it may be, not "install ripgrep".
