@@ -78,8 +78,8 @@ impl Line {
         }
     }
 
-    /// Any program with plain arguments, for the runner's own tests.
-    #[cfg(test)]
+    /// Any program with plain arguments, for the runner's own tests (Unix).
+    #[cfg(all(test, unix))]
     pub fn of(program: &str, args: &[&str]) -> Self {
         Self {
             program: program.to_owned(),

@@ -183,6 +183,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("src/lib")).unwrap();
         fs::write(dir.path().join("src/file"), "").unwrap();
+        // Windows: no link (that needs a privilege); `link/**` then names nothing.
+        #[cfg(unix)]
         std::os::unix::fs::symlink("src", dir.path().join("link")).unwrap();
         let root = |p: &str| walk_root(p, dir.path());
         assert_eq!(root("src/lib/**/*.rs").as_deref(), Some("src/lib"));
