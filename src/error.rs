@@ -593,9 +593,15 @@ mod tests {
     #[test]
     fn halts_are_named() {
         let signal = SearchError::halted(Tool::Glob, Halt::Signal(15), 1, TimeoutPage::Nothing);
+        // Windows notes console events as the signals they stand for.
+        let name = if cfg!(windows) {
+            "the session ending"
+        } else {
+            "SIGTERM"
+        };
         assert_eq!(
             signal.to_string(),
-            "glob was interrupted by SIGTERM; the search was stopped."
+            format!("glob was interrupted by {name}; the search was stopped.")
         );
         let cancelled = SearchError::halted(Tool::Grep, Halt::Cancelled, 1, TimeoutPage::Nothing);
         assert_eq!(

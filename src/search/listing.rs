@@ -393,7 +393,9 @@ fn nanos(st: &rustix::fs::Stat) -> Mtime {
     secs.saturating_mul(1_000_000_000).saturating_add(nsec)
 }
 
+// Unix only: Unix absolute paths (paths.rs tests the Windows forms).
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
     use std::path::Path;

@@ -124,6 +124,8 @@ fn is_vcs_dir(name: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    // Unix only: Unix absolute paths (the next tests the Windows forms).
+    #[cfg(unix)]
     #[test]
     fn display_rules() {
         let w = Workdir::new(Path::new("/nonexistent/work"));

@@ -135,7 +135,8 @@ fn extensions(pathext: Option<&OsStr>) -> Vec<String> {
         .map(str::trim)
         .filter(|ext| ext.starts_with('.') && ext.len() > 1)
         .filter(|ext| !ext.eq_ignore_ascii_case(".bat") && !ext.eq_ignore_ascii_case(".cmd"))
-        .map(str::to_owned)
+        // As files are usually named (`rg.exe`); Windows ignores the case.
+        .map(str::to_ascii_lowercase)
         .collect()
 }
 
