@@ -24,8 +24,12 @@ const GLOB_ADVICE: &str =
     "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry.";
 /// The end of every malformed-output message.
 const MALFORMED_TAIL: &str = "). Check that --rg names ripgrep 13 or newer.\n";
-/// rg's message when a permission error hides a path.
+/// rg's message when a permission error hides a path (Windows words it
+/// in the user's language; its number is the same everywhere).
+#[cfg(unix)]
 const DENIED: &str = "rg: ./secret: Permission denied (os error 13)";
+#[cfg(windows)]
+const DENIED: &str = "rg: ./secret: Access is denied. (os error 5)";
 
 // ---------------------------------------------------------------- helpers
 

@@ -562,3 +562,18 @@ fn the_spill_directory_is_made_with_its_parents() {
     assert!(Path::new(&dir).is_dir());
     assert!(stdout(&out).contains("Full sorted result stored at: "));
 }
+
+/// rg words a missing path in the user's language on Windows; its error
+/// number decides (SPEC §6: the target cannot be searched, exit 4).
+#[test]
+fn a_missing_path_is_named_as_the_path_to_check() {
+    let t = nested_tree();
+    let out = t.run(&["grep", "needle", "missing/dir"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(
+        text.starts_with("Error: grep could not search the given path (ripgrep exit 2: ")
+            && text.ends_with("Check that the path exists relative to the workdir, or omit it to search the whole workdir.\n"),
+        "{text}"
+    );
+}
