@@ -57,12 +57,14 @@ win_prefix() {
   cp "$dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 }
 
-# rg.exe (ripgrep RG_VERSION) under target/windows/ripgrep; prints its path.
-# `cargo install` skips the build when that version is already there.
+# rg.exe (ripgrep RG_VERSION) under target/windows/NAME (default ripgrep),
+# built in target/windows/NAME-build; prints its path. `cargo install`
+# skips the build when that version is already there.
 win_rg() {
+  local name=${1:-ripgrep}
   win_cargo install ripgrep --version "$RG_VERSION" --locked --quiet \
-    --root "$WIN_DIR/ripgrep" --target-dir "$WIN_DIR/build" >&2
-  echo "$WIN_DIR/ripgrep/bin/rg.exe"
+    --root "$WIN_DIR/$name" --target-dir "$WIN_DIR/$name-build" >&2
+  echo "$WIN_DIR/$name/bin/rg.exe"
 }
 
 # A path as a Windows program under wine names it (Z:\...).
