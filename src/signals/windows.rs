@@ -53,8 +53,9 @@ pub fn install(stop: &Stop) {
     if SLOT.set(stop.signal_slot()).is_err() {
         return;
     }
-    // SAFETY: `on_event` has the signature `PHANDLER_ROUTINE` requires and
-    // touches only an atomic and a `OnceLock` that outlive every call.
+    // SAFETY: `on_event` has the signature `PHANDLER_ROUTINE` requires,
+    // unwinds never (it cannot panic), and touches only an atomic and a
+    // `OnceLock` that outlive every call.
     #[allow(unsafe_code)]
     let installed = unsafe { SetConsoleCtrlHandler(Some(on_event), TRUE) };
     if installed == FALSE {
@@ -66,8 +67,7 @@ pub fn install(stop: &Stop) {
 }
 
 /// Windows runs this on a thread of its own for each console event.
-#[allow(unsafe_code)]
-unsafe extern "system" fn on_event(event: u32) -> windows_sys::core::BOOL {
+extern "system" fn on_event(event: u32) -> windows_sys::core::BOOL {
     let (noted, closing) = match event {
         CTRL_C_EVENT => (CTRL_C, false),
         CTRL_BREAK_EVENT => (CTRL_BREAK, false),

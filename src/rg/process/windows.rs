@@ -66,6 +66,10 @@ const QUEUE: usize = 4;
 /// The longest command line `CreateProcessW` takes, in UTF-16 units,
 /// with its terminating NUL.
 const MAX_COMMAND_LINE: usize = 32_767;
+/// `ERROR_FILENAME_EXCED_RANGE`, as `io::Error` holds an OS error code:
+/// what `CreateProcessW` says of a command line over its limit.
+const TOO_LONG: i32 = 206;
+const _: () = assert!(ERROR_FILENAME_EXCED_RANGE == 206);
 /// The exit status a killed job's processes get (never read: a killed
 /// run's ending is the cut that killed it).
 const KILLED: u32 = 1;
@@ -94,9 +98,7 @@ impl Child {
         let line = spec.line;
         // Checked here, so the error is the same whatever Windows says.
         if line.windows_command_line().encode_utf16().count() >= MAX_COMMAND_LINE {
-            return Err(io::Error::from_raw_os_error(
-                ERROR_FILENAME_EXCED_RANGE as i32,
-            ));
+            return Err(io::Error::from_raw_os_error(TOO_LONG));
         }
         let mut command = Command::new(line.program());
         command
@@ -229,7 +231,7 @@ impl Child {
 
 /// The command line was over `CreateProcessW`'s limit.
 pub(super) fn too_long(e: &io::Error) -> bool {
-    e.raw_os_error() == Some(ERROR_FILENAME_EXCED_RANGE as i32)
+    e.raw_os_error() == Some(TOO_LONG)
 }
 
 /// `TerminateProcess` by the child's own handle (std's `kill` needs `&mut`).

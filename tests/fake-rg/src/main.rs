@@ -27,6 +27,7 @@
 //! exit CODE        exit with CODE (the end of the plan is exit 0)
 //! ```
 
+use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Duration;
@@ -42,17 +43,19 @@ fn main() -> ExitCode {
 }
 
 fn run() -> io::Result<u8> {
-    let plan = match std::env::var("FAKE_RG_PLAN_TEXT") {
-        Ok(text) => text,
-        Err(_) => {
-            let mut path = std::env::current_exe()?.into_os_string();
-            path.push(".plan");
-            std::fs::read_to_string(&path)
-                .map_err(|e| io::Error::other(format!("no plan at {}: {e}", path.display())))?
-        }
+    let plan = if let Ok(text) = std::env::var("FAKE_RG_PLAN_TEXT") {
+        text
+    } else {
+        let mut path = std::env::current_exe()?.into_os_string();
+        path.push(".plan");
+        std::fs::read_to_string(&path)
+            .map_err(|e| io::Error::other(format!("no plan at {}: {e}", path.display())))?
     };
     let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let args: Vec<String> = raw.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let args: Vec<String> = raw
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let mut out = io::stdout().lock();
     let mut err = io::stderr().lock();
     for step in plan.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -63,7 +66,10 @@ fn run() -> io::Result<u8> {
             "print" => out.write_all(&unescape(arg))?,
             "eprint" => err.write_all(&unescape(arg))?,
             "args" => {
-                let mut log = std::fs::OpenOptions::new().create(true).append(true).open(arg)?;
+                let mut log = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(arg)?;
                 writeln!(log, "{}", json_array(&args))?;
             }
             "touch" => drop(std::fs::File::create(arg)?),
@@ -118,7 +124,10 @@ fn run() -> io::Result<u8> {
             "run" => {
                 out.flush()?;
                 let status = Command::new(arg).args(&raw).status()?;
-                return Ok(status.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(98));
+                return Ok(status
+                    .code()
+                    .and_then(|c| u8::try_from(c).ok())
+                    .unwrap_or(98));
             }
             "exit" => return code(arg),
             _ => return Err(bad(step)),
@@ -175,7 +184,9 @@ fn json_array(args: &[String]) -> String {
                 '\n' => out.push_str("\\n"),
                 '\t' => out.push_str("\\t"),
                 '\r' => out.push_str("\\r"),
-                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
                 c => out.push(c),
             }
         }
