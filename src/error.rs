@@ -433,8 +433,16 @@ fn rg_missing(given: &str, problem: &RgMissing) -> String {
             "requires ripgrep (rg), but {} does not exist. {INSTALL_ADVICE}",
             path.display()
         ),
+        #[cfg(unix)]
         RgMissing::NotExecutable(path) => format!(
             "cannot run ripgrep: {} is not an executable file (a permission problem, or a directory). Make it executable (chmod +x) or point --rg / DSH_SEARCH_RG at an executable rg.",
+            path.display()
+        ),
+        // Windows: what is there is a directory, or a batch file, which is
+        // never run (settings/windows.rs).
+        #[cfg(windows)]
+        RgMissing::NotExecutable(path) => format!(
+            "cannot run ripgrep: {} is not a program dsh-search runs (a directory, or a .bat/.cmd file). Point --rg / DSH_SEARCH_RG at rg.exe.",
             path.display()
         ),
         RgMissing::NotUtf8(path) => format!(

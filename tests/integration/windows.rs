@@ -577,3 +577,37 @@ fn a_missing_path_is_named_as_the_path_to_check() {
         "{text}"
     );
 }
+
+/// A directory or a batch file where rg should be is named, never run.
+#[test]
+fn a_batch_file_or_a_directory_is_not_run_as_rg() {
+    let t = TestDir::new();
+    let marker = t.path().join("batch-ran");
+    let batch = t.write(
+        "bin/rg.cmd",
+        format!("@echo off\r\ntype nul > \"{}\"\r\n", marker.display()),
+    );
+    let dir = t.mkdir("bin/rg.exe");
+    for (rg, named) in [(batch.clone(), batch), (dir.clone(), dir)] {
+        let out = t.run(&["--rg", rg.to_str().unwrap(), "grep", "x"]);
+        assert_out(
+            &out,
+            4,
+            &format!(
+                "Error: grep cannot run ripgrep: {} is not a program dsh-search runs (a directory, or a .bat/.cmd file). Point --rg / DSH_SEARCH_RG at rg.exe.\n",
+                // As dsh-search names it: absolute, `\` throughout.
+                std::path::absolute(&named).unwrap().display()
+            ),
+        );
+    }
+    // Looked up by name, the batch file is passed over.
+    let out = t
+        .cmd()
+        .env("PATH", t.path().join("bin"))
+        .env_remove("DSH_SEARCH_RG")
+        .args(["grep", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stdout(&out));
+    assert!(!marker.exists(), "a batch file ran as rg");
+}
