@@ -357,7 +357,7 @@ impl fmt::Display for SearchError {
             ),
             Reason::SpawnFailed { workdir, reason } => write!(
                 f,
-                "could not start /bin/sh in the workdir {}: {reason}",
+                "could not start {STARTED} in the workdir {}: {reason}",
                 workdir.display()
             ),
             Reason::RgKilled { signal, stderr } => write!(
@@ -407,6 +407,10 @@ impl fmt::Display for SearchError {
     }
 }
 
+/// What a search starts: `/bin/sh`, which `exec`s rg (Unix); rg itself
+/// (Windows, SPEC §10).
+const STARTED: &str = if cfg!(windows) { "ripgrep" } else { "/bin/sh" };
+
 /// rg was resolved to a file that looked executable, but the shell could
 /// not run it (exit 126 or 127): say why it may be, not "install ripgrep".
 fn not_run_advice(stderr: &str) -> &'static str {
@@ -429,8 +433,16 @@ fn rg_missing(given: &str, problem: &RgMissing) -> String {
             "requires ripgrep (rg), but {} does not exist. {INSTALL_ADVICE}",
             path.display()
         ),
+        #[cfg(unix)]
         RgMissing::NotExecutable(path) => format!(
             "cannot run ripgrep: {} is not an executable file (a permission problem, or a directory). Make it executable (chmod +x) or point --rg / DSH_SEARCH_RG at an executable rg.",
+            path.display()
+        ),
+        // Windows: what is there is a directory, or a batch file, which is
+        // never run (settings/windows.rs).
+        #[cfg(windows)]
+        RgMissing::NotExecutable(path) => format!(
+            "cannot run ripgrep: {} is not a program dsh-search runs (a directory, or a .bat/.cmd file). Point --rg / DSH_SEARCH_RG at rg.exe.",
             path.display()
         ),
         RgMissing::NotUtf8(path) => format!(
@@ -589,9 +601,15 @@ mod tests {
     #[test]
     fn halts_are_named() {
         let signal = SearchError::halted(Tool::Glob, Halt::Signal(15), 1, TimeoutPage::Nothing);
+        // Windows notes console events as the signals they stand for.
+        let name = if cfg!(windows) {
+            "the session ending"
+        } else {
+            "SIGTERM"
+        };
         assert_eq!(
             signal.to_string(),
-            "glob was interrupted by SIGTERM; the search was stopped."
+            format!("glob was interrupted by {name}; the search was stopped.")
         );
         let cancelled = SearchError::halted(Tool::Grep, Halt::Cancelled, 1, TimeoutPage::Nothing);
         assert_eq!(

@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::error::{Error, Reason};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
-use crate::search::{Ending, Exited, RgRun};
+use crate::search::{Ending, Exited, RgRun, SHOWN_AS};
 use crate::settings::{DEFAULT_RG, Rg, RgSource, Settings};
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
@@ -30,7 +30,7 @@ pub fn render(f: &Facts<'_>) -> String {
     let mut line = |label: &str, value: &str| {
         let _ = writeln!(out, "  {label:<9} {value}");
     };
-    line("sh -c:", f.script);
+    line(SHOWN_AS, f.script);
     line("workdir:", &s.workdir.display().to_string());
     line("rg:", &rg(&s.rg, f.rg_version));
     match f.rg_run {

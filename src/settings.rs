@@ -8,6 +8,9 @@ use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
+#[cfg(windows)]
+mod windows;
+
 /// Order of glob results (SPEC §2); ties are always broken by path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GlobSort {
@@ -197,12 +200,17 @@ impl Rg {
     /// resolved (pipx links `~/.local/bin/dsh-search` into its venv's
     /// `bin/`, where the `ripgrep` wheel put `rg`): see [`beside_exe`].
     /// Any other value, or no `rg` there, goes the PATH way above.
+    ///
+    /// Windows has its own rules: see `settings/windows.rs` (SPEC §10).
     pub fn resolve_with(
         given: &str,
         cwd: Option<&Path>,
         path_var: Option<&OsStr>,
         exe: Option<&Path>,
     ) -> Self {
+        #[cfg(windows)]
+        let (resolved, source) = windows::resolve(given, cwd, path_var, exe);
+        #[cfg(unix)]
         let (resolved, source) = if given.contains('/') {
             let path = clean(&match cwd {
                 Some(cwd) => cwd.join(given),
@@ -243,6 +251,7 @@ impl Rg {
 /// directory, never the workdir: nothing here depends on where the search
 /// runs. Anything unreadable (no `exe`, a deleted binary, a directory
 /// named `rg`) is simply no candidate: PATH is searched next.
+#[cfg(unix)]
 pub fn beside_exe(exe: &Path) -> Option<PathBuf> {
     let exe = std::fs::canonicalize(exe).ok()?;
     let candidate = exe.parent()?.join(DEFAULT_RG);
@@ -252,8 +261,10 @@ pub fn beside_exe(exe: &Path) -> Option<PathBuf> {
 
 /// The search path when `PATH` is not set at all (some agent clients start
 /// MCP servers with an emptied environment): the one `sh` itself uses.
+#[cfg(unix)]
 const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
+#[cfg(unix)]
 fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
     if name.is_empty() {
         return Err(RgMissing::NotOnPath);
@@ -277,6 +288,7 @@ fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
 }
 
 /// Whether a path names something this process may execute.
+#[cfg(unix)]
 enum Executable {
     Yes,
     /// There, but not an executable file (or not reachable).
@@ -285,6 +297,7 @@ enum Executable {
 }
 
 /// Whether `path` is a file this process may execute (following symlinks).
+#[cfg(unix)]
 fn executable(path: &Path) -> Executable {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
@@ -310,6 +323,7 @@ fn clean(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;

@@ -14,21 +14,36 @@
 //!   EPIPE on write instead), so it never ends dsh-search.
 //! - SIGKILL cannot be caught: the runner asks the OS for a parent-death
 //!   signal where it has one (see `rg::process`).
+//!
+//! Windows has console events instead (`signals/windows.rs`): Ctrl-C,
+//! Ctrl-Break and closing the console (or logging off, shutting down) end
+//! the call as SIGINT, SIGTERM and SIGHUP do (SPEC §10), and the Job Object
+//! takes rg with dsh-search however it ends.
 
+#[cfg(unix)]
 use signal_hook::consts::signal::{
     SIGALRM, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU,
 };
 
+#[cfg(unix)]
 use crate::stop::Stop;
 
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+pub use windows::{die_if_fatal, install, name};
+
 /// Signals that interrupt a call (exit 6).
+#[cfg(unix)]
 const INTERRUPTS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 /// Signals whose default action ends the process: handled so the group dies
 /// first, then re-raised.
+#[cfg(unix)]
 const FATAL: [i32; 5] = [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU];
 
 /// Install the handlers once, feeding `stop`. Failing to install one is not
 /// fatal: that signal keeps its default action; say so on stderr and go on.
+#[cfg(unix)]
 pub fn install(stop: &Stop) {
     for signal in INTERRUPTS.into_iter().chain(FATAL) {
         #[allow(clippy::cast_sign_loss)] // signal numbers are small and positive
@@ -42,6 +57,7 @@ pub fn install(stop: &Stop) {
 
 /// If `stop` holds a signal whose default action is to end the process, end
 /// it that way now (the caller has already stopped the search).
+#[cfg(unix)]
 pub fn die_if_fatal(stop: &Stop) {
     let Some(signal) = stop.signal() else { return };
     if !FATAL.contains(&signal) {

@@ -6,16 +6,21 @@
 //! What a timed-out search found is saved as `…-results-incomplete.txt`, so
 //! the name alone tells a later reader that the list is not the whole tree
 //! (a glob spill is paths only, with no room for a note).
-//! The directory is created with mode 0700, the file with 0600. The content
-//! goes to a fresh temp file in the same directory (created exclusively, so
-//! never through a planted symlink) and is linked into place only if the
-//! final name is free, so a reader never sees half a file and nothing is
-//! ever written through a symlink at the final name. Any failure leaves no
-//! temp file behind and is reported as a reason, never as an error.
+//! On Unix the directory is created with mode 0700, the file with 0600; on
+//! Windows both keep the ACL they inherit from where they are made (the
+//! user's own, under a profile directory), as there are no POSIX modes to
+//! set (SPEC §10). The content goes to a fresh temp file in the same
+//! directory (created exclusively, so never through a planted symlink,
+//! junction or other link) and is moved into place only if the final name
+//! is free (a link there counts as taken), so a reader never sees half a
+//! file and nothing is ever written through a link at the final name. Any
+//! failure leaves no temp file behind and is reported as a reason, never as
+//! an error.
 
 use std::fmt::Write as _;
 use std::fs::{self, DirBuilder};
 use std::io::{self, Write};
+#[cfg(unix)]
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -59,9 +64,11 @@ pub fn file_name(tool: Tool, extent: Extent, content: &str) -> String {
 /// Save `content` in `dir`. The error is a sentence saying why not.
 pub fn save(dir: &Path, tool: Tool, extent: Extent, content: &str) -> Result<Saved, String> {
     let describe = |what: &str, e: io::Error| format!("{what} {}: {e}", dir.display());
-    DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
+    let mut builder = DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    builder.mode(0o700);
+    builder
         .create(dir)
         .map_err(|e| match dangling_symlink(dir) {
             Some((link, target)) => format!(
@@ -74,6 +81,7 @@ pub fn save(dir: &Path, tool: Tool, extent: Extent, content: &str) -> Result<Sav
         })?;
     let dir = dir
         .canonicalize()
+        .map(plain)
         .map_err(|e| describe("cannot resolve the spill directory", e))?;
     let target = dir.join(file_name(tool, extent, content));
     if is_our_file(&target, content) {
@@ -82,10 +90,11 @@ pub fn save(dir: &Path, tool: Tool, extent: Extent, content: &str) -> Result<Sav
             reused: true,
         });
     }
-    let mut temp = tempfile::Builder::new()
-        .prefix(".dsh-search-")
-        .suffix(".tmp")
-        .permissions(fs::Permissions::from_mode(0o600))
+    let mut temp = tempfile::Builder::new();
+    temp.prefix(".dsh-search-").suffix(".tmp");
+    #[cfg(unix)]
+    temp.permissions(fs::Permissions::from_mode(0o600));
+    let mut temp = temp
         .tempfile_in(&dir)
         .map_err(|e| describe("cannot write in the spill directory", e))?;
     temp.write_all(content.as_bytes())
@@ -106,6 +115,30 @@ pub fn save(dir: &Path, tool: Tool, extent: Extent, content: &str) -> Result<Sav
             target.display()
         )),
         Err(e) => Err(format!("cannot save {}: {}", target.display(), e.error)),
+    }
+}
+
+/// A canonical path as people write it. Unix: as it is. Windows:
+/// `canonicalize` gives the verbatim form (`\\?\C:\x`, `\\?\UNC\srv\share\x`),
+/// which some programs cannot open; the locator is the ordinary form
+/// (`C:\x`, `\\srv\share\x`), which names the same file.
+#[cfg(unix)]
+fn plain(path: PathBuf) -> PathBuf {
+    path
+}
+
+#[cfg(windows)]
+fn plain(path: PathBuf) -> PathBuf {
+    let Some(text) = path.to_str() else {
+        return path;
+    };
+    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
+        return PathBuf::from(format!(r"\\{rest}"));
+    }
+    match text.strip_prefix(r"\\?\") {
+        // Only a drive path (`C:\…`); other verbatim forms have no plain one.
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => PathBuf::from(rest),
+        _ => path,
     }
 }
 
@@ -157,10 +190,15 @@ mod tests {
         let first = save(&spill, Tool::Grep, Extent::Complete, "content").unwrap();
         assert!(!first.reused);
         assert_eq!(fs::read_to_string(&first.locator).unwrap(), "content");
-        let mode = fs::metadata(&first.locator).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
-        let dir_mode = fs::metadata(&spill).unwrap().permissions().mode() & 0o777;
-        assert_eq!(dir_mode, 0o700);
+        #[cfg(unix)]
+        {
+            let mode = fs::metadata(&first.locator).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+            let dir_mode = fs::metadata(&spill).unwrap().permissions().mode() & 0o777;
+            assert_eq!(dir_mode, 0o700);
+        }
+        // Windows: the locator is the ordinary form of the path.
+        assert!(!first.locator.to_string_lossy().starts_with(r"\\?\"));
         let second = save(&spill, Tool::Grep, Extent::Complete, "content").unwrap();
         assert_eq!(
             second,

@@ -105,9 +105,13 @@ impl Budget<'_> {
     }
 }
 
-/// The conventional name of a signal (`SIGINT`), from signal-hook's table.
+/// The conventional name of a signal (`SIGINT`), from signal-hook's table;
+/// on Windows, of the console event it stands for (`Ctrl-C`).
 pub fn signal_name(signal: i32) -> &'static str {
-    signal_hook::low_level::signal_name(signal).unwrap_or("a signal")
+    #[cfg(unix)]
+    return signal_hook::low_level::signal_name(signal).unwrap_or("a signal");
+    #[cfg(windows)]
+    return crate::signals::name(signal);
 }
 
 #[cfg(test)]

@@ -1,46 +1,216 @@
-//! The exact rg command lines of SPEC §2, assembled into the one `sh -c`
-//! string. Pure: builds text from a request, runs nothing.
+//! The exact rg command lines of SPEC §2: built once as an argument list
+//! ([`Line`]), then shown and run in the form each OS needs. Pure: builds
+//! values from a request, runs nothing.
 //!
-//! The string starts with `exec`, so sh becomes rg instead of forking it
-//! (dash, for one, forks even a lone command): one process less per call,
-//! rg leads its own process group, its exit status and any signal that
-//! killed it come back unchanged, and the parent-death signal the runner
-//! sets lands on rg itself.
+//! - Unix: [`Line::script`] joins the words into the one `sh -c` string,
+//!   every model value through the one quoting function. The string starts
+//!   with `exec`, so sh becomes rg instead of forking it (dash, for one,
+//!   forks even a lone command): one process less per call, rg leads its
+//!   own process group, its exit status and any signal that killed it come
+//!   back unchanged, and the parent-death signal the runner sets lands on
+//!   rg itself.
+//! - Windows (SPEC §10): rg is started directly with [`Line::args`], each
+//!   model value one argument, so nothing is quoted and nothing can be
+//!   injected; [`Line::windows_command_line`] is the command line that
+//!   carries them, as `CreateProcessW` receives it.
+//!
+//! Either way the words are the same: the argument list is built here
+//! once, and only its rendering differs.
+
+use std::borrow::Cow;
 
 use super::quote::quote;
 use crate::request::{GlobRequest, GrepRequest, Output};
 use crate::tool::VCS_DIRS;
 
+/// One rg command: the rg to run and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    program: String,
+    words: Vec<Word>,
+}
+
+/// One argument, kept in its parts so the `sh -c` form quotes exactly the
+/// model's value (`--glob='*.rs'`) and the direct form passes it whole
+/// (`--glob=*.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Word {
+    /// A flag of our own, never quoted: `--files`, `--context=2`.
+    Flag(Cow<'static, str>),
+    /// A flag and a value: `--glob=` and the value, which is quoted.
+    Valued(&'static str, String),
+    /// A value on its own (the path after `--`), quoted.
+    Value(String),
+}
+
+impl Word {
+    fn flag(flag: &'static str) -> Self {
+        Self::Flag(Cow::Borrowed(flag))
+    }
+
+    /// The argument as rg receives it.
+    // Windows runs these; Unix tests them.
+    #[cfg_attr(unix, allow(dead_code))]
+    fn arg(&self) -> Cow<'_, str> {
+        match self {
+            Self::Flag(flag) => Cow::Borrowed(flag),
+            Self::Valued(flag, value) => Cow::Owned(format!("{flag}{value}")),
+            Self::Value(value) => Cow::Borrowed(value),
+        }
+    }
+
+    /// The word in a POSIX shell script.
+    #[cfg_attr(windows, allow(dead_code))]
+    fn shell(&self) -> Cow<'_, str> {
+        match self {
+            Self::Flag(flag) => Cow::Borrowed(flag),
+            Self::Valued(flag, value) => Cow::Owned(format!("{flag}{}", quote(value))),
+            Self::Value(value) => Cow::Owned(quote(value)),
+        }
+    }
+}
+
+impl Line {
+    fn new(rg: &str) -> Self {
+        Self {
+            program: rg.to_owned(),
+            words: Vec::new(),
+        }
+    }
+
+    /// Any program with plain arguments, for the runner's own tests (Unix).
+    #[cfg(all(test, unix))]
+    pub fn of(program: &str, args: &[&str]) -> Self {
+        Self {
+            program: program.to_owned(),
+            words: args.iter().map(|a| Word::Value((*a).to_owned())).collect(),
+        }
+    }
+
+    /// The program to run (the resolved rg).
+    // Windows runs these; Unix tests them.
+    #[cfg_attr(unix, allow(dead_code))]
+    pub fn program(&self) -> &str {
+        &self.program
+    }
+
+    /// The arguments, each exactly as rg receives it.
+    // Windows runs these; Unix tests them.
+    #[cfg_attr(unix, allow(dead_code))]
+    pub fn args(&self) -> impl Iterator<Item = Cow<'_, str>> {
+        self.words.iter().map(Word::arg)
+    }
+
+    /// The `sh -c` string that runs this line (Unix): `exec`, then every
+    /// word, each model value quoted.
+    #[cfg_attr(windows, allow(dead_code))]
+    pub fn script(&self) -> String {
+        let mut script = format!("exec {}", quote(&self.program));
+        for word in &self.words {
+            script.push(' ');
+            script.push_str(&word.shell());
+        }
+        script
+    }
+
+    /// The Windows command line that carries this line (SPEC §10), built as
+    /// Rust's `std::process::Command` builds it and as rg (a Rust program,
+    /// like any program that splits its command line the way
+    /// `CommandLineToArgvW` does) reads it back: the program in quotes; each
+    /// argument in quotes when it holds a space or a tab or is empty; a `"`
+    /// inside as `\"`, with the backslashes before it (and before a closing
+    /// quote) doubled.
+    // Windows runs these; Unix tests them.
+    #[cfg_attr(unix, allow(dead_code))]
+    pub fn windows_command_line(&self) -> String {
+        let mut line = format!("\"{}\"", self.program);
+        for arg in self.args() {
+            line.push(' ');
+            push_windows_arg(&mut line, &arg);
+        }
+        line
+    }
+
+    /// The form `--explain` shows: the string run on this OS.
+    pub fn shown(&self) -> String {
+        #[cfg(unix)]
+        return self.script();
+        #[cfg(windows)]
+        return self.windows_command_line();
+    }
+
+    fn flag(&mut self, flag: &'static str) {
+        self.words.push(Word::flag(flag));
+    }
+
+    fn flags(&mut self, flags: &[&'static str]) {
+        self.words
+            .extend(flags.iter().map(|&flag| Word::flag(flag)));
+    }
+
+    fn valued(&mut self, flag: &'static str, value: &str) {
+        self.words.push(Word::Valued(flag, value.to_owned()));
+    }
+}
+
+/// How `--explain` labels [`Line::shown`].
+#[cfg(unix)]
+pub const SHOWN_AS: &str = "sh -c:";
+#[cfg(windows)]
+pub const SHOWN_AS: &str = "command:";
+
+/// One argument of a Windows command line (see [`Line::windows_command_line`]).
+// Windows runs these; Unix tests them.
+#[cfg_attr(unix, allow(dead_code))]
+fn push_windows_arg(line: &mut String, arg: &str) {
+    let quoted = arg.is_empty() || arg.contains([' ', '\t']);
+    if quoted {
+        line.push('"');
+    }
+    let mut backslashes = 0;
+    for c in arg.chars() {
+        if c == '\\' {
+            backslashes += 1;
+        } else {
+            if c == '"' {
+                // n backslashes before a quote become 2n + 1.
+                line.extend(std::iter::repeat_n('\\', backslashes + 1));
+            }
+            backslashes = 0;
+        }
+        line.push(c);
+    }
+    if quoted {
+        // ... and 2n before the closing quote.
+        line.extend(std::iter::repeat_n('\\', backslashes));
+        line.push('"');
+    }
+}
+
 /// `rg --files --null --glob=<pattern> --no-ignore --hidden` + VCS
 /// excludes [`-- <root>`]: `root` is the request's path, or the directory
 /// the walk starts from (`search::glob::walk_root`). `ignore_case` makes
 /// the pattern an `--iglob`.
-pub fn glob_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
-    let flag = if r.ignore_case { "--iglob" } else { "--glob" };
-    let mut words = glob_words(rg, flag, &r.pattern);
-    push_path(&mut words, root);
-    words.join(" ")
+pub fn glob_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
+    let flag = if r.ignore_case { "--iglob=" } else { "--glob=" };
+    let mut line = glob_words(rg, flag, &r.pattern);
+    push_path(&mut line, root);
+    line
 }
 
-fn glob_words(rg: &str, flag: &str, pattern: &str) -> Vec<String> {
-    let mut words = vec![
-        "exec".to_owned(),
-        quote(rg),
-        "--no-config".to_owned(),
-        "--files".to_owned(),
-        "--null".to_owned(),
-        format!("{flag}={}", quote(pattern)),
-        "--no-ignore".to_owned(),
-        "--hidden".to_owned(),
-    ];
-    push_vcs_excludes(&mut words);
-    words
+fn glob_words(rg: &str, flag: &'static str, pattern: &str) -> Line {
+    let mut line = Line::new(rg);
+    line.flags(&["--no-config", "--files", "--null"]);
+    line.valued(flag, pattern);
+    line.flags(&["--no-ignore", "--hidden"]);
+    push_vcs_excludes(&mut line);
+    line
 }
 
-fn push_vcs_excludes(words: &mut Vec<String>) {
+fn push_vcs_excludes(line: &mut Line) {
     for dir in VCS_DIRS {
-        words.push(format!("--glob={}", quote(&format!("!**/{dir}"))));
-        words.push(format!("--glob={}", quote(&format!("!**/{dir}/**"))));
+        line.valued("--glob=", &format!("!**/{dir}"));
+        line.valued("--glob=", &format!("!**/{dir}/**"));
     }
 }
 
@@ -58,42 +228,51 @@ pub enum Probe {
 /// the flags asked for) with one rule relaxed, files only, NUL-separated
 /// and in path order (so whatever the probe's byte cap cuts off, what it
 /// shows is the same every run).
-pub fn grep_probe_script(rg: &str, probe: Probe, r: &GrepRequest) -> String {
+pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> Line {
     // A probe lists files: the request's own output mode and context do
     // not apply.
     let files = GrepRequest {
         output: Output::Files,
         ..r.clone()
     };
-    let mut words = grep_words(
+    let mut line = grep_words(
         rg,
         &["--files-with-matches", "--null", "--sort=path", "--binary"],
         &files,
     );
     match probe {
         Probe::Ignored => {
-            words.extend(["--no-ignore".to_owned(), "--hidden".to_owned()]);
-            push_vcs_excludes(&mut words);
+            line.flags(&["--no-ignore", "--hidden"]);
+            push_vcs_excludes(&mut line);
         }
-        Probe::Case if !r.ignore_case => words.push("--ignore-case".to_owned()),
+        Probe::Case if !r.ignore_case => line.flag("--ignore-case"),
         Probe::Case => {}
     }
-    push_path(&mut words, r.path.as_deref());
-    words.join(" ")
+    push_path(&mut line, r.path.as_deref());
+    line
 }
 
 /// `rg --type-list`: the file types this rg knows, one per line.
-pub fn type_list_script(rg: &str) -> String {
-    format!("exec {} --no-config --type-list", quote(rg))
+pub fn type_list_line(rg: &str) -> Line {
+    let mut line = Line::new(rg);
+    line.flags(&["--no-config", "--type-list"]);
+    line
+}
+
+/// `rg --version`, for `--explain`.
+pub fn version_line(rg: &str) -> Line {
+    let mut line = Line::new(rg);
+    line.flag("--version");
+    line
 }
 
 /// The case probe of an empty glob: the pattern as `--iglob`, in path
 /// order, walked from `root` as the search was.
-pub fn glob_case_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
-    let mut words = glob_words(rg, "--iglob", &r.pattern);
-    words.push("--sort=path".to_owned());
-    push_path(&mut words, root);
-    words.join(" ")
+pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
+    let mut line = glob_words(rg, "--iglob=", &r.pattern);
+    line.flag("--sort=path");
+    push_path(&mut line, root);
+    line
 }
 
 /// `rg --json --binary --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`],
@@ -106,65 +285,86 @@ pub fn glob_case_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String
 /// `--files-with-matches` and `--count` listings, NUL after each path; a
 /// count of a multiline search reads `--json`'s per-file `matched_lines`,
 /// since rg's `--count` counts a match that spans lines once.
-pub fn grep_script(rg: &str, r: &GrepRequest) -> String {
-    let output: &[&str] = match r.output {
+pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
+    let output: &[&'static str] = match r.output {
         Output::Content => &["--json", "--binary"],
         Output::Files => &["--files-with-matches", "--null", "--binary"],
         Output::Count if r.multiline => &["--json", "--binary"],
         Output::Count => &["--count", "--null", "--binary"],
     };
-    let mut words = grep_words(rg, output, r);
-    push_path(&mut words, r.path.as_deref());
-    words.join(" ")
+    let mut line = grep_words(rg, output, r);
+    push_path(&mut line, r.path.as_deref());
+    line
 }
 
 /// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
 /// [`--glob=<include>`]: what grep and its probes share.
-fn grep_words(rg: &str, output: &[&str], r: &GrepRequest) -> Vec<String> {
-    let mut words = vec!["exec".to_owned(), quote(rg), "--no-config".to_owned()];
-    words.extend(output.iter().map(|flag| (*flag).to_owned()));
+fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
+    let mut line = Line::new(rg);
+    line.flag("--no-config");
+    line.flags(output);
     if r.ignore_case {
-        words.push("--ignore-case".to_owned());
+        line.flag("--ignore-case");
     }
     if r.literal {
-        words.push("--fixed-strings".to_owned());
+        line.flag("--fixed-strings");
     }
     if r.multiline {
-        words.extend(["--multiline".to_owned(), "--multiline-dotall".to_owned()]);
+        line.flags(&["--multiline", "--multiline-dotall"]);
     }
     if r.output == Output::Content {
         let c = r.context;
+        let mut count = |flag: &str, n: usize| {
+            line.words
+                .push(Word::Flag(Cow::Owned(format!("{flag}={n}"))));
+        };
         if c.before > 0 && c.before == c.after {
-            words.push(format!("--context={}", c.before));
+            count("--context", c.before);
         } else {
             if c.before > 0 {
-                words.push(format!("--before-context={}", c.before));
+                count("--before-context", c.before);
             }
             if c.after > 0 {
-                words.push(format!("--after-context={}", c.after));
+                count("--after-context", c.after);
             }
         }
     }
     if let Some(file_type) = &r.file_type {
-        words.push(format!("--type={}", quote(file_type)));
+        line.valued("--type=", file_type);
     }
-    words.push(format!("--regexp={}", quote(&r.pattern)));
+    line.valued("--regexp=", &r.pattern);
     if let Some(include) = &r.include {
-        words.push(format!("--glob={}", quote(include)));
+        line.valued("--glob=", include);
     }
-    words
+    line
 }
 
-fn push_path(words: &mut Vec<String>, path: Option<&str>) {
+fn push_path(line: &mut Line, path: Option<&str>) {
     if let Some(path) = path {
-        words.push("--".to_owned());
-        words.push(quote(path));
+        line.flag("--");
+        line.words.push(Word::Value(path.to_owned()));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn glob_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
+        glob_line(rg, r, root).script()
+    }
+
+    fn glob_case_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
+        glob_case_line(rg, r, root).script()
+    }
+
+    fn grep_script(rg: &str, r: &GrepRequest) -> String {
+        grep_line(rg, r).script()
+    }
+
+    fn grep_probe_script(rg: &str, probe: Probe, r: &GrepRequest) -> String {
+        grep_probe_line(rg, probe, r).script()
+    }
 
     fn glob(pattern: &str, path: Option<&str>) -> GlobRequest {
         GlobRequest::new(pattern.into(), path.map(Into::into)).unwrap()
@@ -180,7 +380,7 @@ mod tests {
     }
 
     #[test]
-    fn glob_line() {
+    fn the_glob_script() {
         assert_eq!(
             glob_script("rg", &glob("**/*.rs", None), Some("-src")),
             "exec 'rg' --no-config --files --null --glob='**/*.rs' --no-ignore --hidden \
@@ -191,7 +391,7 @@ mod tests {
     }
 
     #[test]
-    fn grep_line() {
+    fn the_grep_script() {
         assert_eq!(
             grep_script("/opt/rg", &grep("-e it's", Some("*.{ts,tsx}"), None)),
             r"exec '/opt/rg' --no-config --json --binary --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
@@ -266,5 +466,58 @@ mod tests {
         let mut g = glob("*.MD", None);
         g.ignore_case = true;
         assert!(glob_script("rg", &g, None).contains("--iglob='*.MD'"));
+    }
+
+    /// The words the script quotes are the arguments rg receives, whole.
+    #[test]
+    fn the_arguments_are_the_scripts_words_unquoted() {
+        let line = grep_line(
+            "C:\\tools\\rg.exe",
+            &grep("-e it's", Some("*.{ts,tsx}"), Some("a b")),
+        );
+        assert_eq!(line.program(), "C:\\tools\\rg.exe");
+        let args: Vec<Cow<'_, str>> = line.args().collect();
+        assert_eq!(
+            args,
+            [
+                "--no-config",
+                "--json",
+                "--binary",
+                "--regexp=-e it's",
+                "--glob=*.{ts,tsx}",
+                "--",
+                "a b"
+            ]
+        );
+        // Each word of the script is one argument (shlex as the oracle).
+        let words = shlex::split(&line.script()).unwrap();
+        assert_eq!(words[0], "exec");
+        assert_eq!(words[1], line.program());
+        assert_eq!(words[2..], args);
+    }
+
+    #[test]
+    fn windows_command_lines_quote_as_std_does() {
+        let mut line = Line::new(r"C:\rg\rg.exe");
+        for arg in [
+            "plain",
+            "",
+            "a b",
+            "tab\there",
+            r#"say "hi""#,
+            r"dir\",
+            r"dir with space\",
+            r#"a\"b"#,
+            r"--glob=**\*.rs",
+        ] {
+            line.words.push(Word::Value(arg.to_owned()));
+        }
+        assert_eq!(
+            line.windows_command_line(),
+            concat!(
+                r#""C:\rg\rg.exe" plain "" "a b" "tab	here" "say \"hi\"" "#,
+                r#"dir\ "dir with space\\" a\\\"b --glob=**\*.rs"#
+            )
+        );
     }
 }

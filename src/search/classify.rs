@@ -23,10 +23,21 @@ use crate::tool::Tool;
 /// rg's message when its filters left nothing to search.
 const NOTHING_SEARCHED: &str = "No files were searched";
 /// rg's errors when the given path cannot be searched at all.
+#[cfg(unix)]
 const TARGET_ERRORS: [&str; 3] = [
     "No such file or directory",
     "Permission denied",
     "Not a directory",
+];
+/// Windows words its errors in the user's language; their numbers are
+/// the same everywhere: file not found, path not found, access denied,
+/// not a directory (`ERROR_DIRECTORY`).
+#[cfg(windows)]
+const TARGET_ERRORS: [&str; 4] = [
+    "(os error 2)",
+    "(os error 3)",
+    "(os error 5)",
+    "(os error 267)",
 ];
 
 /// What the search knows besides how rg ended.

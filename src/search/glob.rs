@@ -29,11 +29,11 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .path
         .clone()
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
-    let script = command::glob_script(super::rg_for_script(settings), r, root.as_deref());
+    let line = command::glob_line(super::rg_for_line(settings), r, root.as_deref());
     let sink = (ListingSink::default(), None);
     super::run_and_judge(
         Tool::Glob,
-        script,
+        &line,
         settings,
         budget,
         sink,
@@ -96,8 +96,8 @@ fn result(
     };
     // An empty search ignoring case already is the case probe.
     let hints = if paths.len() == 0 && !r.ignore_case {
-        let rg = super::rg_for_script(settings);
-        let probe = (Probe::Case, command::glob_case_script(rg, r, root));
+        let rg = super::rg_for_line(settings);
+        let probe = (Probe::Case, command::glob_case_line(rg, r, root));
         hints::probe(&[probe], settings, &workdir, finished.elapsed, budget)
     } else {
         Vec::new()
@@ -150,8 +150,10 @@ fn partial_page(
 /// and prints paths the same way whether it starts at `.` or at `src/lib`,
 /// so the listing is byte-identical (tests pin this). It is not used when
 /// any component is a symlink (rg follows a symlink given as a path but
-/// not one met during the walk), is `.`/`..`, or when the directory does
-/// not exist (rg would then fail where the whole walk finds nothing).
+/// not one met during the walk), is `.`/`..`, names a drive (Windows), or
+/// when the directory does not exist (rg would then fail where the whole
+/// walk finds nothing), or exists only in another case (see
+/// [`named_exactly`]).
 pub fn walk_root(pattern: &str, workdir: &Path) -> Option<String> {
     let literal_end = pattern
         .find(['*', '?', '[', '{', '\\'])
@@ -162,16 +164,43 @@ pub fn walk_root(pattern: &str, workdir: &Path) -> Option<String> {
     }
     let mut dir = workdir.to_path_buf();
     for component in prefix.split('/') {
-        if matches!(component, "" | "." | "..") {
+        if matches!(component, "" | "." | "..") || (cfg!(windows) && component.contains(':')) {
             return None;
         }
         dir.push(component);
         match fs::symlink_metadata(&dir) {
-            Ok(meta) if meta.file_type().is_dir() => {}
+            Ok(meta) if meta.file_type().is_dir() && named_exactly(&dir, component) => {}
             _ => return None,
         }
     }
     Some(prefix.to_owned())
+}
+
+/// Whether the directory `dir`, just found by its last component `name`,
+/// is named exactly that on disk. On a case-insensitive filesystem
+/// (Windows; macOS by default) `SRC` finds `src`, and rg walked from `SRC`
+/// prints `SRC/…`, paths the whole walk never shows (it prints `src/…`,
+/// which the case-sensitive glob does not match). Cheap where it can be:
+/// when the name in another case is not there, the filesystem told apart
+/// the cases already; only when it is there are the entries listed.
+fn named_exactly(dir: &Path, name: &str) -> bool {
+    let swapped: String = name
+        .chars()
+        .flat_map(|c| {
+            let lower: Vec<char> = c.to_lowercase().collect();
+            if lower == [c] {
+                c.to_uppercase().collect()
+            } else {
+                lower
+            }
+        })
+        .collect();
+    if swapped == name || fs::symlink_metadata(dir.with_file_name(&swapped)).is_err() {
+        return true;
+    }
+    dir.parent()
+        .and_then(|parent| fs::read_dir(parent).ok())
+        .is_some_and(|mut entries| entries.any(|e| e.is_ok_and(|e| e.file_name() == name)))
 }
 
 #[cfg(test)]
@@ -183,6 +212,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("src/lib")).unwrap();
         fs::write(dir.path().join("src/file"), "").unwrap();
+        // Windows: no link (that needs a privilege); `link/**` then names nothing.
+        #[cfg(unix)]
         std::os::unix::fs::symlink("src", dir.path().join("link")).unwrap();
         let root = |p: &str| walk_root(p, dir.path());
         assert_eq!(root("src/lib/**/*.rs").as_deref(), Some("src/lib"));
@@ -190,6 +221,10 @@ mod tests {
         assert_eq!(root("src/lib/x.rs").as_deref(), Some("src/lib"));
         assert_eq!(root("src/li*/x.rs").as_deref(), Some("src"));
         assert_eq!(root("src/{lib,bin}/*.rs").as_deref(), Some("src"));
+        // Another case names no walk root, even where the filesystem
+        // ignores case (the walk would print `SRC/…`).
+        assert_eq!(root("SRC/**"), None);
+        assert_eq!(root("src/LIB/*.rs"), None);
         for none in [
             "**/*.rs",
             "*.rs",

@@ -16,7 +16,7 @@ use super::{Failure, Paging, Searched};
 use crate::error::{ArgumentError, SearchError, TimeoutPage};
 use crate::request::{GrepRequest, Output};
 use crate::rg::Sink;
-use crate::rg::command::{self, Probe};
+use crate::rg::command::{self, Line, Probe};
 use crate::rg::json::Want;
 use crate::rg::process::{Ending, Finished};
 use crate::settings::Settings;
@@ -25,7 +25,7 @@ use crate::tool::Tool;
 
 /// Run the grep `r` within `budget`.
 pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Searched {
-    let script = command::grep_script(super::rg_for_script(settings), r);
+    let line = command::grep_line(super::rg_for_line(settings), r);
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes;
     let (sink, bound) = match r.output {
@@ -49,7 +49,7 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     };
     super::run_and_judge(
         Tool::Grep,
-        script,
+        &line,
         settings,
         budget,
         (sink, bound),
@@ -191,7 +191,7 @@ fn result(
     let hints = if has_results {
         Vec::new()
     } else {
-        let rg = super::rg_for_script(settings);
+        let rg = super::rg_for_line(settings);
         let workdir = Workdir::new(&settings.workdir);
         // An empty search ignoring case already is the case probe.
         let probes: &[Probe] = if r.ignore_case {
@@ -199,11 +199,11 @@ fn result(
         } else {
             &[Probe::Ignored, Probe::Case]
         };
-        let scripts: Vec<(Probe, String)> = probes
+        let lines: Vec<(Probe, Line)> = probes
             .iter()
-            .map(|&probe| (probe, command::grep_probe_script(rg, probe, r)))
+            .map(|&probe| (probe, command::grep_probe_line(rg, probe, r)))
             .collect();
-        hints::probe(&scripts, settings, &workdir, finished.elapsed, budget)
+        hints::probe(&lines, settings, &workdir, finished.elapsed, budget)
     };
     report(r, settings, budget, sink, coverage, hints)
 }

@@ -20,7 +20,7 @@ use super::listing::{self, ListingSink};
 use super::paths::Workdir;
 use super::places::{self, Leaf, parent_bytes, parent_of};
 use super::report::{Hint, Items};
-use crate::rg::command::Probe;
+use crate::rg::command::{Line, Probe};
 use crate::rg::process::{self, Ending, Exited, Spec};
 use crate::settings::Settings;
 use crate::stop::Budget;
@@ -43,11 +43,11 @@ const PROBE_SHARE: (u32, u32) = (3, 4);
 /// tree gives the same text.
 const PROBE_FLOOR: Duration = Duration::from_millis(250);
 
-/// The hints of an empty search that took `took`: each probe's `script`
+/// The hints of an empty search that took `took`: each probe's `line`
 /// (built by the tool, see `rg::command`) run side by side, within the
 /// share of the budget above.
 pub fn probe(
-    scripts: &[(Probe, String)],
+    lines: &[(Probe, Line)],
     settings: &Settings,
     workdir: &Workdir,
     took: Duration,
@@ -55,11 +55,11 @@ pub fn probe(
 ) -> Vec<Hint> {
     let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(PROBE_FLOOR));
     let listed: Vec<(Probe, Option<Listed>)> = thread::scope(|scope| {
-        let runs: Vec<_> = scripts
+        let runs: Vec<_> = lines
             .iter()
-            .map(|(probe, script)| {
+            .map(|(probe, line)| {
                 let spec = Spec {
-                    script,
+                    line,
                     workdir: &settings.workdir,
                     budget,
                     stdout_cap: PROBE_CAP,

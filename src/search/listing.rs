@@ -3,15 +3,19 @@
 //! directories), and for glob ordered by `--glob-sort` over the COMPLETE
 //! list before anything is capped (SPEC §2, §4).
 
+#[cfg(unix)]
 use std::ffi::OsStr;
+#[cfg(unix)]
 use std::os::fd::{AsFd, OwnedFd};
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::thread;
 
+#[cfg(unix)]
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 
-use super::paths::Workdir;
+use super::paths::{self, Workdir};
 use super::report::{FileCount, PathList};
 use super::sort;
 use crate::rg::Sink;
@@ -164,13 +168,15 @@ pub fn whole_paths(listing: &[u8]) -> &[u8] {
 /// in `order` (ties by path). The listing buffer becomes the result's
 /// storage: nothing is copied per path. Stat'ing and sorting millions of
 /// paths takes seconds, so both check `budget` as they go and stop at the
-/// deadline or on a signal (SPEC §6).
+/// deadline or on a signal (SPEC §6). On Windows rg's `\` separators
+/// become `/` in place first (SPEC §10).
 pub fn ordered_paths(
-    listing: Vec<u8>,
+    mut listing: Vec<u8>,
     workdir: &Workdir,
     order: GlobSort,
     budget: Budget<'_>,
 ) -> Result<PathList, (Halt, Vec<u8>)> {
+    paths::use_slashes(&mut listing);
     match order_entries(&listing, workdir, order, true, budget) {
         Ok(entries) => {
             let ranges = entries.iter().map(Entry::shown).collect();
@@ -184,10 +190,11 @@ pub fn ordered_paths(
 /// The displayed paths of grep's `--files-with-matches --null` listing, in
 /// path order (the VCS filter is glob's: grep lists what rg searched).
 pub fn matched_files(
-    listing: Vec<u8>,
+    mut listing: Vec<u8>,
     workdir: &Workdir,
     budget: Budget<'_>,
 ) -> Result<PathList, (Halt, Vec<u8>)> {
+    paths::use_slashes(&mut listing);
     match order_entries(&listing, workdir, GlobSort::Path, false, budget) {
         Ok(entries) => {
             let ranges = entries.iter().map(Entry::shown).collect();
@@ -304,11 +311,13 @@ fn stat_entries(
 /// Where listed paths are looked up from: an open handle on the workdir
 /// (`O_RDONLY | O_DIRECTORY`, on every Unix), or, if the workdir cannot be
 /// opened, its path joined in front of each listed one.
+#[cfg(unix)]
 enum Root {
     Dir(OwnedFd),
     Path(PathBuf),
 }
 
+#[cfg(unix)]
 impl Root {
     fn open(workdir: PathBuf) -> Self {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
@@ -340,8 +349,43 @@ impl Root {
     }
 }
 
+/// Windows: listed paths are looked up by the workdir's path joined in
+/// front (std's metadata; Windows has no `*at` calls to speak of).
+#[cfg(windows)]
+struct Root(PathBuf);
+
+#[cfg(windows)]
+impl Root {
+    fn open(workdir: PathBuf) -> Self {
+        Self(workdir)
+    }
+
+    /// As on Unix: following a symlink (or junction), a dangling one's own
+    /// time, a path that is gone the oldest time there is.
+    fn mtime(&self, path: &[u8]) -> Mtime {
+        let path = self.0.join(String::from_utf8_lossy(path).as_ref());
+        let Ok(link) = std::fs::symlink_metadata(&path) else {
+            return Mtime::MIN;
+        };
+        let meta = if link.file_type().is_symlink() {
+            std::fs::metadata(&path).unwrap_or(link)
+        } else {
+            link
+        };
+        meta.modified().map_or(Mtime::MIN, |t| {
+            match t.duration_since(std::time::UNIX_EPOCH) {
+                Ok(after) => i64::try_from(after.as_nanos()).unwrap_or(Mtime::MAX),
+                Err(before) => {
+                    i64::try_from(before.duration().as_nanos()).map_or(Mtime::MIN, |n| -n)
+                }
+            }
+        })
+    }
+}
+
 /// A stat's modification time in nanoseconds (the field types differ by
 /// OS: `time_t`, `long`, `unsigned long`, `u32`).
+#[cfg(unix)]
 #[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)]
 fn nanos(st: &rustix::fs::Stat) -> Mtime {
     let secs = i64::try_from(st.st_mtime).unwrap_or(i64::MAX);
@@ -349,7 +393,9 @@ fn nanos(st: &rustix::fs::Stat) -> Mtime {
     secs.saturating_mul(1_000_000_000).saturating_add(nsec)
 }
 
+// Unix only: Unix absolute paths (paths.rs tests the Windows forms).
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
     use std::path::Path;

@@ -434,6 +434,7 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    #[cfg(unix)]
     fn record(path: &str, n: u64, text: &str) -> String {
         format!(
             r#"{{"type":"match","data":{{"path":{{"text":"{path}"}},"lines":{{"text":"{text}\n"}},"line_number":{n},"submatches":[{{"start":0,"end":1}}]}}}}"#
@@ -444,6 +445,8 @@ mod tests {
         MatchSink::new(w, 100, Want::default(), Some(record_bound(100)))
     }
 
+    // Unix only: Unix absolute paths (paths.rs tests the Windows forms).
+    #[cfg(unix)]
     #[test]
     fn groups_orders_and_survives_any_chunking() {
         let w = Workdir::new(Path::new("/nonexistent"));

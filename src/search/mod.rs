@@ -26,19 +26,22 @@ use std::time::{Duration, Instant};
 use crate::error::{Error, Reason, SearchError};
 use crate::request::{Context, Page, Request};
 use crate::rg::Sink;
+use crate::rg::command::Line;
 use crate::rg::process::{self, Finished, Spec};
 use crate::settings::Settings;
 use crate::stop::{Budget, Stop};
 use crate::tool::Tool;
 use report::{Coverage, FileLines, Hint, Items, Report, Spill};
 
+pub use crate::rg::command::SHOWN_AS;
 pub use crate::rg::process::{Ending, Exited};
 
 /// What one search did: its result, and the facts `--explain` reports.
 #[derive(Debug)]
 pub struct Outcome {
     pub result: Result<Report, Failure>,
-    /// The exact `sh -c` string.
+    /// The exact command that ran, as this OS ran it: the `sh -c` string
+    /// on Unix, the command line on Windows (labelled [`SHOWN_AS`]).
     pub script: String,
     /// How rg ran, when it was started.
     pub rg_run: Option<RgRun>,
@@ -87,8 +90,8 @@ pub fn search(request: &Request, settings: &Settings, stop: &Stop) -> Outcome {
     }
 }
 
-/// What a tool's pipeline hands back: its script, how rg ran (if it was
-/// started), and the result.
+/// What a tool's pipeline hands back: its command as shown, how rg ran (if
+/// it was started), and the result.
 type Searched = (String, Option<Finished>, Result<Report, Failure>);
 
 /// How rg ran, in search's own terms: the facts `--explain` reports.
@@ -126,9 +129,9 @@ fn grace(budget: Budget<'_>) -> Budget<'_> {
     }
 }
 
-/// The rg to name in a script: the resolved one, or the given name when
-/// there is none (the script is then shown by `--explain`, never run).
-fn rg_for_script(settings: &Settings) -> &str {
+/// The rg to name in a command line: the resolved one, or the given name
+/// when there is none (the line is then shown by `--explain`, never run).
+fn rg_for_line(settings: &Settings) -> &str {
     settings.rg.path().unwrap_or(&settings.rg.given)
 }
 
@@ -146,12 +149,9 @@ fn check_ready(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
     }
     let problem = match std::fs::metadata(&settings.workdir) {
         // sh must be able to enter it (search permission on the directory).
-        Ok(meta) if meta.is_dir() => match rustix::fs::access(
-            &settings.workdir,
-            rustix::fs::Access::EXEC_OK | rustix::fs::Access::READ_OK,
-        ) {
+        Ok(meta) if meta.is_dir() => match enterable(&settings.workdir) {
             Ok(()) => return Ok(()),
-            Err(e) => format!("cannot be entered and read ({})", io::Error::from(e)),
+            Err(e) => format!("cannot be entered and read ({e})"),
         },
         Ok(_) => "is not a directory".to_owned(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => "does not exist".to_owned(),
@@ -166,28 +166,43 @@ fn check_ready(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
     ))
 }
 
-/// A tool's run: `script` into `sink` once [`check_ready`] holds, then
+/// Unix: whether this process may enter and read `dir` (search and read
+/// permission), as rg must.
+#[cfg(unix)]
+fn enterable(dir: &std::path::Path) -> io::Result<()> {
+    let mode = rustix::fs::Access::EXEC_OK | rustix::fs::Access::READ_OK;
+    rustix::fs::access(dir, mode).map_err(io::Error::from)
+}
+
+/// Windows: whether `dir` can be listed (the ACL allows it).
+#[cfg(windows)]
+fn enterable(dir: &std::path::Path) -> io::Result<()> {
+    std::fs::read_dir(dir).map(drop)
+}
+
+/// A tool's run: `line` into `sink` once [`check_ready`] holds, then
 /// `judge` makes the result of how rg ended and what the sink kept.
 fn run_and_judge<S: Sink>(
     tool: Tool,
-    script: String,
+    line: &Line,
     settings: &Settings,
     budget: Budget<'_>,
     (mut sink, record_bound): (S, Option<usize>),
     judge: impl FnOnce(&Finished, S) -> Result<Report, Failure>,
 ) -> Searched {
-    match execute(tool, &script, settings, budget, record_bound, &mut sink) {
+    let shown = line.shown();
+    match execute(tool, line, settings, budget, record_bound, &mut sink) {
         Ok(finished) => {
             let result = judge(&finished, sink);
-            (script, Some(finished), result)
+            (shown, Some(finished), result)
         }
-        Err(e) => (script, None, Err(e.into())),
+        Err(e) => (shown, None, Err(e.into())),
     }
 }
 
 fn execute<S: Sink>(
     tool: Tool,
-    script: &str,
+    line: &Line,
     settings: &Settings,
     budget: Budget<'_>,
     record_bound: Option<usize>,
@@ -195,17 +210,16 @@ fn execute<S: Sink>(
 ) -> Result<Finished, SearchError> {
     check_ready(tool, settings)?;
     let spec = Spec {
-        script,
+        line,
         workdir: &settings.workdir,
         budget,
         stdout_cap: settings.limits.raw_output_max_bytes,
         record_bound: record_bound.map(|b| b as u64),
     };
     process::run(&spec, sink).map_err(|e| {
-        // E2BIG: the argument list is too long for `execve`.
-        let reason = if rustix::io::Errno::from_io_error(&e) == Some(rustix::io::Errno::TOOBIG) {
+        let reason = if process::too_long(&e) {
             Reason::CommandTooLong {
-                bytes: script.len(),
+                bytes: line.shown().len(),
             }
         } else {
             Reason::SpawnFailed {

@@ -1,8 +1,16 @@
 //! How rg's paths are shown: absolute paths inside the workdir become
 //! relative to it, everything else stays exactly as rg printed it (SPEC §4).
+//!
+//! On Windows rg prints `\` between components; every `\` is shown as `/`
+//! (SPEC §10), so the same tree gives the same bytes on every OS. That is
+//! lossless there: `\` cannot be part of a Windows file name. A listing is
+//! rewritten in place ([`use_slashes`]), so its displayed paths stay
+//! slices of it.
 
 use std::borrow::Cow;
+#[cfg(unix)]
 use std::ffi::OsStr;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
@@ -21,7 +29,7 @@ impl Workdir {
     pub fn new(path: &Path) -> Self {
         let canonical = path.canonicalize().ok().filter(|c| c != path);
         let inside_vcs = path.components().any(|c| match c {
-            Component::Normal(name) => is_vcs_dir(name.as_bytes()),
+            Component::Normal(name) => is_vcs_dir(name.as_encoded_bytes()),
             _ => false,
         });
         Self {
@@ -33,13 +41,14 @@ impl Workdir {
 
     /// The displayed form of a path rg printed.
     pub fn display<'a>(&self, raw: &'a [u8]) -> Cow<'a, [u8]> {
-        let path = Path::new(OsStr::from_bytes(raw));
+        let raw = slashes(raw);
+        let path = as_path(&raw);
         if !path.is_absolute() {
-            return Cow::Borrowed(raw);
+            return raw;
         }
         for base in std::iter::once(&self.path).chain(&self.canonical) {
             if let Ok(rest) = path.strip_prefix(base) {
-                let rest = rest.as_os_str().as_bytes();
+                let rest = rest.as_os_str().as_encoded_bytes();
                 return Cow::Owned(if rest.is_empty() {
                     b".".to_vec()
                 } else {
@@ -47,12 +56,12 @@ impl Workdir {
                 });
             }
         }
-        Cow::Borrowed(raw)
+        raw
     }
 
     /// Where a path rg printed lies on disk.
     pub fn resolve(&self, raw: &[u8]) -> PathBuf {
-        self.path.join(OsStr::from_bytes(raw))
+        self.path.join(as_path(raw))
     }
 
     /// Whether a path rg printed lies inside a VCS metadata directory,
@@ -60,8 +69,50 @@ impl Workdir {
     /// only see the part below the search root, so a search run from inside
     /// `.git` needs this second look (SPEC §2).
     pub fn in_vcs_dir(&self, raw: &[u8]) -> bool {
-        let relative = raw.first() != Some(&b'/');
-        (relative && self.inside_vcs) || raw.split(|&b| b == b'/').any(is_vcs_dir)
+        let relative = !as_path(raw).is_absolute();
+        (relative && self.inside_vcs) || raw.split(|&b| is_separator(b)).any(is_vcs_dir)
+    }
+}
+
+/// A path rg printed, as a path. Unix: its bytes are the path. Windows: rg
+/// prints paths as UTF-8 (one that is not valid Unicode, lossily).
+#[cfg(unix)]
+fn as_path(raw: &[u8]) -> Cow<'_, Path> {
+    Cow::Borrowed(Path::new(OsStr::from_bytes(raw)))
+}
+
+#[cfg(windows)]
+fn as_path(raw: &[u8]) -> Cow<'_, Path> {
+    match String::from_utf8_lossy(raw) {
+        Cow::Borrowed(text) => Cow::Borrowed(Path::new(text)),
+        Cow::Owned(text) => Cow::Owned(PathBuf::from(text)),
+    }
+}
+
+/// Whether `b` separates components in a path rg printed.
+fn is_separator(b: u8) -> bool {
+    b == b'/' || (cfg!(windows) && b == b'\\')
+}
+
+/// `raw` with `/` between components (Windows: every `\` rewritten).
+fn slashes(raw: &[u8]) -> Cow<'_, [u8]> {
+    if cfg!(windows) && raw.contains(&b'\\') {
+        let mut owned = raw.to_vec();
+        use_slashes(&mut owned);
+        Cow::Owned(owned)
+    } else {
+        Cow::Borrowed(raw)
+    }
+}
+
+/// Rewrite rg's separators to `/` in place (Windows; elsewhere a path's
+/// `\` is part of a name and stays). `\` is one ASCII byte, never part
+/// of a longer UTF-8 character, so the bytes around it are untouched.
+pub fn use_slashes(bytes: &mut [u8]) {
+    if cfg!(windows) {
+        for b in bytes.iter_mut().filter(|b| **b == b'\\') {
+            *b = b'/';
+        }
     }
 }
 
@@ -73,6 +124,8 @@ fn is_vcs_dir(name: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    // Unix only: Unix absolute paths (the next tests the Windows forms).
+    #[cfg(unix)]
     #[test]
     fn display_rules() {
         let w = Workdir::new(Path::new("/nonexistent/work"));
@@ -96,5 +149,24 @@ mod tests {
         assert!(w.in_vcs_dir(b".git"));
         assert!(!w.in_vcs_dir(b"src/.github/x"));
         assert!(!w.in_vcs_dir(b"/elsewhere/a.git/x"));
+    }
+
+    /// SPEC §10: rg's `\` is shown as `/`, and a path inside the workdir
+    /// is shown relative to it whichever separator rg used.
+    #[cfg(windows)]
+    #[test]
+    fn windows_separators_are_shown_as_slashes() {
+        let w = Workdir::new(Path::new(r"C:\work"));
+        assert_eq!(&*w.display(br"src\a.rs"), b"src/a.rs");
+        assert_eq!(&*w.display(br"C:\work\src\a.rs"), b"src/a.rs");
+        assert_eq!(&*w.display(b"C:/work/src/a.rs"), b"src/a.rs");
+        assert_eq!(&*w.display(br"C:\work"), b".");
+        assert_eq!(&*w.display(br"D:\other\a.rs"), b"D:/other/a.rs");
+        assert_eq!(&*w.display(br"\\server\share\a.rs"), b"//server/share/a.rs");
+        assert!(w.in_vcs_dir(br"sub\.git\HEAD"));
+        assert!(!w.in_vcs_dir(br"src\.github\x"));
+        let mut listing = b"a\\b\0c\\d".to_vec();
+        use_slashes(&mut listing);
+        assert_eq!(listing, b"a/b\0c/d");
     }
 }

@@ -27,10 +27,10 @@ pub fn list(settings: &Settings, budget: Budget<'_>) -> Vec<FileType> {
     let Some(rg) = settings.rg.path() else {
         return Vec::new();
     };
-    let script = command::type_list_script(rg);
+    let line = command::type_list_line(rg);
     let mut sink = ListingSink::default();
     let spec = Spec {
-        script: &script,
+        line: &line,
         workdir: &settings.workdir,
         budget: budget.within(LIST_TIME),
         stdout_cap: 1 << 20,

@@ -427,7 +427,7 @@ fn an_unknown_tool_is_a_usage_error() {
 #[test]
 fn rg_stdin_is_dev_null_when_stdin_carried_the_arguments() {
     let t = tree();
-    let reads_stdin = t.fake_rg("rg.sh", "if read x; then exit 3; fi; exit 1");
+    let reads_stdin = t.fake_rg_plan("fake/rg", "stdin 3\nexit 1");
     let rg = reads_stdin.to_str().unwrap();
     let out = t
         .cmd()
@@ -447,8 +447,14 @@ fn rg_stdin_is_dev_null_when_stdin_carried_the_arguments() {
         .output()
         .unwrap();
     assert_out(&out, 1, "No matches found\n");
+}
 
-    // And the `-` case, decisively: rg's fd 0 is /dev/null itself.
+/// The `-` case of the test above, decisively: rg's fd 0 is /dev/null itself.
+// Unix only: /proc names the file behind a descriptor.
+#[cfg(unix)]
+#[test]
+fn rg_stdin_is_dev_null_itself() {
+    let t = tree();
     let checks_fd0 = t.fake_rg(
         "rg-fd0.sh",
         r#"if [ "$(readlink /proc/$$/fd/0)" = /dev/null ]; then exit 1; fi; exit 3"#,

@@ -175,8 +175,12 @@ fn the_checked_examples_print_what_they_show() {
             let t = demo_tree();
             let spill = t.path().join("spill");
             let spill = spill.to_str().unwrap();
-            let words = shlex::split(&command.replace(DEMO_SPILL, spill))
-                .unwrap_or_else(|| panic!("{}: cannot split `{command}`", doc.display()));
+            // Split first: a Windows path holds backslashes a shell would eat.
+            let words: Vec<String> = shlex::split(&command)
+                .unwrap_or_else(|| panic!("{}: cannot split `{command}`", doc.display()))
+                .into_iter()
+                .map(|word| word.replace(DEMO_SPILL, spill))
+                .collect();
             assert_eq!(words[0], "dsh-search", "{}: `{command}`", doc.display());
             let out = t.cmd().args(&words[1..]).output().unwrap();
             let code = out.status.code().unwrap_or(-1);
@@ -189,7 +193,14 @@ fn the_checked_examples_print_what_they_show() {
                 "{}: `{command}` exited {code}",
                 doc.display()
             );
-            assert_out(&out, code, &printed.replace(DEMO_SPILL, spill));
+            // A locator is a path of this OS's own (`\` on Windows).
+            let printed = printed
+                .replace(
+                    &format!("{DEMO_SPILL}/"),
+                    &format!("{spill}{}", std::path::MAIN_SEPARATOR),
+                )
+                .replace(DEMO_SPILL, spill);
+            assert_out(&out, code, &printed);
         }
     }
 }

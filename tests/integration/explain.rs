@@ -23,10 +23,31 @@ fn explained(t: &TestDir, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The pinned rg as the command line quotes it: resolved to its absolute
-/// path before anything runs in the workdir.
-fn quoted_rg() -> String {
-    format!("'{}'", crate::harness::real_rg_path())
+/// The first line of the account: the command as this OS runs it, for the
+/// pinned rg (resolved to its absolute path before anything runs in the
+/// workdir) and `words`, each a flag and, when not empty, its value. Unix:
+/// the `sh -c` string, values quoted; Windows: the command line, values as
+/// they are (none here needs quotes there).
+fn command_line(words: &[(&str, &str)]) -> String {
+    let rg = crate::harness::real_rg_path();
+    let mut line = if cfg!(windows) {
+        format!("  command:  \"{rg}\"")
+    } else {
+        format!("  sh -c:    exec '{rg}'")
+    };
+    for (flag, value) in words {
+        line.push(' ');
+        line.push_str(flag);
+        if !value.is_empty() {
+            assert!(!value.contains([' ', '"', '\'']), "{value}");
+            if cfg!(windows) {
+                line.push_str(value);
+            } else {
+                let _ = write!(line, "'{value}'");
+            }
+        }
+    }
+    line
 }
 
 /// The first line of the pinned rg's `--version`.
@@ -88,8 +109,13 @@ fn a_successful_grep() {
     assert_eq!(
         masked(&e),
         format!(
-            "dsh-search --explain: grep\n  sh -c:    exec {} --no-config --json --binary --regexp='fn'\n  workdir:  {}\n{}\n  ended:    rg exited with status 0\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  2 matches in 1 file seen, 2 shown (--grep-max-matches 250); 0 shown previews cut at 2000 bytes\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     0\n",
-            quoted_rg(),
+            "dsh-search --explain: grep\n{}\n  workdir:  {}\n{}\n  ended:    rg exited with status 0\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  2 matches in 1 file seen, 2 shown (--grep-max-matches 250); 0 shown previews cut at 2000 bytes\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     0\n",
+            command_line(&[
+                ("--no-config", ""),
+                ("--json", ""),
+                ("--binary", ""),
+                ("--regexp=", "fn")
+            ]),
             t.root(),
             rg_line()
         )
@@ -100,15 +126,24 @@ fn a_successful_grep() {
 fn an_empty_glob() {
     let t = TestDir::new();
     let e = explained(&t, &["glob", "*.nothing"]);
-    let mut vcs = String::new();
-    for d in [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"] {
-        let _ = write!(vcs, " --glob='!**/{d}' --glob='!**/{d}/**'");
-    }
+    let vcs: Vec<String> = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"]
+        .iter()
+        .flat_map(|d| [format!("!**/{d}"), format!("!**/{d}/**")])
+        .collect();
+    let mut words = vec![
+        ("--no-config", ""),
+        ("--files", ""),
+        ("--null", ""),
+        ("--glob=", "*.nothing"),
+        ("--no-ignore", ""),
+        ("--hidden", ""),
+    ];
+    words.extend(vcs.iter().map(|v| ("--glob=", v.as_str())));
     assert_eq!(
         masked(&e),
         format!(
-            "dsh-search --explain: glob\n  sh -c:    exec {} --no-config --files --null --glob='*.nothing' --no-ignore --hidden{vcs}\n  workdir:  {}\n{}\n  ended:    rg exited with status 1\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  0 paths seen, 0 shown (--glob-max-results 100)\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     1\n",
-            quoted_rg(),
+            "dsh-search --explain: glob\n{}\n  workdir:  {}\n{}\n  ended:    rg exited with status 1\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  0 paths seen, 0 shown (--glob-max-results 100)\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     1\n",
+            command_line(&words),
             t.root(),
             rg_line()
         )
@@ -214,5 +249,5 @@ fn saved(dir: &std::path::Path) -> String {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(files.len(), 1, "{files:?}");
-    files[0].canonicalize().unwrap().display().to_string()
+    crate::harness::canonical(&files[0]).display().to_string()
 }

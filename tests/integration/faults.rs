@@ -1,16 +1,19 @@
-//! Fault injection: the binary pointed at fake rg scripts (and, where real rg
-//! can show the fault, at real rg) that misbehave one way each. Every test
-//! asserts the exit code of SPEC §6 and stdout exactly, except where the
-//! message quotes stderr that is not ours.
+//! Fault injection: the binary pointed at fake rgs (and, where real rg can
+//! show the fault, at real rg) that misbehave one way each: the fake-rg
+//! program with a plan on every OS, shell scripts where only a shell shows
+//! the fault (Unix). Every test asserts the exit code of SPEC §6 and stdout
+//! exactly, except where the message quotes stderr that is not ours.
 //!
 //! Tests that start background processes check afterwards that those are
 //! gone (absent, or a zombie awaiting reaping by PID 1): the runner must kill
 //! rg's whole process group. Every wait is a bounded poll, never a guess.
 
 use std::fs;
+#[cfg(unix)]
 use std::path::PathBuf;
 
 use crate::harness::{Ran, TestDir, assert_out, stdout};
+#[cfg(unix)]
 use crate::procs::{Sleepers, interrupt};
 
 /// The advice after a pattern error (error.rs), per tool.
@@ -21,14 +24,26 @@ const GLOB_ADVICE: &str =
     "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry.";
 /// The end of every malformed-output message.
 const MALFORMED_TAIL: &str = "). Check that --rg names ripgrep 13 or newer.\n";
-/// rg's message when a permission error hides a path.
+/// rg's message when a permission error hides a path (Windows words it
+/// in the user's language; its number is the same everywhere).
+#[cfg(unix)]
 const DENIED: &str = "rg: ./secret: Permission denied (os error 13)";
+#[cfg(windows)]
+const DENIED: &str = "rg: ./secret: Access is denied. (os error 5)";
 
 // ---------------------------------------------------------------- helpers
 
-/// Write a fake rg at `fake/rg` with `body` and return its absolute path.
+/// Write a fake rg script at `fake/rg` with `body` and return its absolute path.
+#[cfg(unix)]
 fn fake(t: &TestDir, body: &str) -> String {
     t.fake_rg("fake/rg", body).to_string_lossy().into_owned()
+}
+
+/// A fake rg at `fake/rg` that follows `plan`, and its absolute path.
+fn planned(t: &TestDir, plan: &str) -> String {
+    t.fake_rg_plan("fake/rg", plan)
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// A fake rg that prints `out` on stdout and `err` on stderr (both from
@@ -36,10 +51,10 @@ fn fake(t: &TestDir, body: &str) -> String {
 fn scripted(t: &TestDir, out: &[u8], err: &[u8], code: i32) -> String {
     let out_file = t.write("fake/stdout.bin", out);
     let err_file = t.write("fake/stderr.bin", err);
-    fake(
+    planned(
         t,
         &format!(
-            "cat '{}'\ncat '{}' >&2\nexit {code}",
+            "stdout {}\nstderr {}\nexit {code}",
             out_file.display(),
             err_file.display()
         ),
@@ -73,6 +88,7 @@ fn match_record(path: &str, line_number: u64, line: &str) -> String {
 
 /// A PATH whose first directory holds an `sh` that only leaves a marker:
 /// dsh-search must run `/bin/sh`, never an `sh` found on PATH.
+#[cfg(unix)]
 fn path_with_planted_sh(t: &TestDir) -> (String, PathBuf) {
     let marker = t.path().join("planted-sh-ran");
     let shim = t.mkdir("shim");
@@ -260,7 +276,7 @@ fn not_found_message(tool: &str, rg: &str, stderr: &str) -> String {
 #[test]
 fn rg_exit_127_says_what_may_be_missing() {
     let t = TestDir::new();
-    let rg = fake(&t, "echo 'sh: 1: rg: not found' >&2\nexit 127");
+    let rg = planned(&t, "eprint sh: 1: rg: not found\\n\nexit 127");
     assert_out(
         &run_with(&t, &rg, &["grep", "x"]),
         4,
@@ -273,6 +289,8 @@ fn rg_exit_127_says_what_may_be_missing() {
     );
 }
 
+// Unix only: a Unix path.
+#[cfg(unix)]
 #[test]
 fn nonexistent_rg_gives_install_advice() {
     let t = TestDir::new();
@@ -308,7 +326,7 @@ fn rg_missing_from_path_gives_install_advice() {
 #[test]
 fn rg_exit_126_is_exit_4() {
     let t = TestDir::new();
-    let rg = fake(&t, "echo 'sh: 1: rg: Permission denied' >&2\nexit 126");
+    let rg = planned(&t, "eprint sh: 1: rg: Permission denied\\n\nexit 126");
     assert_out(
         &run_with(&t, &rg, &["grep", "x"]),
         4,
@@ -318,6 +336,8 @@ fn rg_exit_126_is_exit_4() {
     );
 }
 
+// Unix only: POSIX execute permission.
+#[cfg(unix)]
 #[test]
 fn non_executable_rg_is_exit_4() {
     let t = TestDir::new();
@@ -380,19 +400,16 @@ fn grep_exit_2_with_results_is_a_partial_search() {
 #[test]
 fn glob_exit_2_with_results_is_a_partial_search() {
     let t = TestDir::new();
-    let two = fake(
+    let two = planned(
         &t,
-        &format!("printf 'a\\0b\\0'\necho '{DENIED}' >&2\necho '{DENIED}' >&2\nexit 2"),
+        &format!("print a\\0b\\0\neprint {DENIED}\\n{DENIED}\\n\nexit 2"),
     );
     assert_out(
         &run_with(&t, &two, &["glob", "*"]),
         0,
         &format!("a\nb\n\n(2 paths could not be searched; first error: {DENIED})\n"),
     );
-    let one = fake(
-        &t,
-        &format!("printf 'a\\0b\\0'\necho '{DENIED}' >&2\nexit 2"),
-    );
+    let one = planned(&t, &format!("print a\\0b\\0\neprint {DENIED}\\n\nexit 2"));
     assert_out(
         &run_with(&t, &one, &["glob", "*"]),
         0,
@@ -619,6 +636,8 @@ fn base64_line_and_path_are_decoded_lossily() {
 
 // ------------------------------------------------------------ raw overflow
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn endless_glob_output_overflows() {
     let t = TestDir::new();
@@ -637,12 +656,13 @@ fn endless_glob_output_overflows() {
 #[test]
 fn endless_grep_output_overflows() {
     let t = TestDir::new();
-    let rec = match_record("a.rs", 1, "x");
-    let rg = fake(&t, &format!("while :; do echo '{rec}'; done"));
+    let rec = t.write("fake/record", match_record("a.rs", 1, "x") + "\n");
+    let rg = planned(&t, &format!("repeat {}", rec.display()));
+    // Every record is a.rs's, so the message names it.
     assert_out(
         &run_with(&t, &rg, &["--raw-output-max-bytes", "100000", "grep", "x"]),
         5,
-        "Error: grep output is over the 100000-byte cap on raw ripgrep output; narrow pattern, path, or include, or raise --raw-output-max-bytes.\n",
+        "Error: grep output is over the 100000-byte cap on raw ripgrep output, 100% of it from a.rs; narrow pattern, path, or include (leave that file out), or raise --raw-output-max-bytes.\n",
     );
 }
 
@@ -650,7 +670,7 @@ fn endless_grep_output_overflows() {
 fn raw_output_cap_is_inclusive() {
     let t = TestDir::new();
     // Exactly 10 bytes of stdout.
-    let rg = fake(&t, "printf 'abcd\\0efgh\\0'");
+    let rg = planned(&t, "print abcd\\0efgh\\0");
     assert_out(
         &run_with(&t, &rg, &["--raw-output-max-bytes", "10", "glob", "*"]),
         0,
@@ -668,7 +688,8 @@ fn raw_output_cap_is_inclusive() {
 #[test]
 fn stderr_flood_is_bounded_and_marked() {
     let t = TestDir::new();
-    let rg = fake(&t, "yes 'rg: flood' | head -c 50000000 >&2\nexit 2");
+    let flood = t.write("fake/flood", "rg: flood\n");
+    let rg = planned(&t, &format!("erepeat 50000000 {}\nexit 2", flood.display()));
     let out = run_with(&t, &rg, &["grep", "x"]);
     let text = stdout(&out);
     assert_eq!(
@@ -689,8 +710,11 @@ fn stderr_flood_is_bounded_and_marked() {
 
 // ------------------------------------------------- timeouts and orphans
 
+#[cfg(unix)]
 const GREP_TIMEOUT_300: &str = "Error: grep timed out after 300ms; narrow pattern, path, or include and retry, or raise --timeout-ms.\n";
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn hang_past_the_timeout_kills_the_group() {
     // A background grandchild and rg itself asleep in the foreground (`wait`).
@@ -703,6 +727,8 @@ fn hang_past_the_timeout_kills_the_group() {
     tracked.assert_gone();
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn glob_hang_past_the_timeout() {
     let t = TestDir::new();
@@ -718,6 +744,8 @@ fn glob_hang_past_the_timeout() {
     tracked.assert_gone();
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn hang_with_closed_pipes_still_times_out() {
     // rg closes stdout and stderr but keeps running: no pipe event comes,
@@ -738,6 +766,8 @@ fn hang_with_closed_pipes_still_times_out() {
     tracked.assert_gone();
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn grandchild_outliving_a_clean_exit_is_killed() {
     let t = TestDir::new();
@@ -752,6 +782,8 @@ fn grandchild_outliving_a_clean_exit_is_killed() {
     tracked.assert_gone();
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn grandchild_holding_stdout_open_does_not_hold_the_search() {
     // sh (and the fake rg) exit 0 at once, but the background sleep inherits
@@ -770,6 +802,8 @@ fn grandchild_holding_stdout_open_does_not_hold_the_search() {
 
 // ------------------------------------------------- signals to dsh-search
 
+// Unix only: signals (Windows: console events in tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn sigterm_sigint_sighup_stop_the_search() {
     for (signal, seconds) in [("TERM", 311), ("INT", 312), ("HUP", 313)] {
@@ -787,6 +821,8 @@ fn sigterm_sigint_sighup_stop_the_search() {
     }
 }
 
+// Unix only: /bin/sh.
+#[cfg(unix)]
 #[test]
 fn a_sh_planted_on_path_is_not_used() {
     let t = TestDir::new();
@@ -803,6 +839,8 @@ fn a_sh_planted_on_path_is_not_used() {
 }
 
 /// rg closed stdout and stderr but still runs: a signal still stops it.
+// Unix only: signals (Windows: console events in tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn sigterm_after_rg_closed_its_pipes_stops_the_search() {
     let (status, out) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314);
@@ -818,6 +856,8 @@ fn sigterm_after_rg_closed_its_pipes_stops_the_search() {
 
 // ------------------------------------------------------ rg killed by a signal
 
+// Unix only: signals (Windows: console events in tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn rg_killed_by_a_signal_is_exit_4() {
     let t = TestDir::new();
@@ -837,6 +877,8 @@ fn rg_killed_by_a_signal_is_exit_4() {
 
 // -------------------------------------------------- the OS refuses to start
 
+// Unix only: Unix argument limits (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn command_line_too_long_is_exit_4() {
     // One argument to dsh-search itself may not exceed the kernel's
@@ -861,6 +903,8 @@ fn command_line_too_long_is_exit_4() {
     assert!(bytes > 240_000 && bytes < 240_000 + 200, "{bytes}");
 }
 
+// Unix only: a Unix path.
+#[cfg(unix)]
 #[test]
 fn missing_workdir_is_exit_4() {
     let t = TestDir::new();
@@ -892,7 +936,7 @@ fn workdir_that_is_a_file_is_exit_4() {
 fn rg_stdin_is_dev_null() {
     let t = TestDir::new();
     // Exit 3 (an error) if anything can be read from stdin.
-    let rg = fake(&t, "if read x; then exit 3; else exit 1; fi");
+    let rg = planned(&t, "stdin 3\nexit 1");
     for (args, empty) in [
         (&["grep", "x"][..], "No matches found\n"),
         (&["glob", "*"][..], "No files found\n"),
@@ -913,7 +957,7 @@ fn rg_stdin_is_dev_null() {
 fn ripgrep_config_path_is_removed_and_no_config_passed() {
     let t = TestDir::new();
     let config = t.write("rgconfig", "--max-count=0\n");
-    let unset = fake(&t, "[ -z \"$RIPGREP_CONFIG_PATH\" ] || exit 3\nexit 1");
+    let unset = planned(&t, "ifenv RIPGREP_CONFIG_PATH 3\nexit 1");
     let out = t
         .cmd()
         .env("RIPGREP_CONFIG_PATH", &config)
@@ -922,10 +966,7 @@ fn ripgrep_config_path_is_removed_and_no_config_passed() {
         .unwrap();
     assert_out(&out, 1, "No matches found\n");
 
-    let no_config = fake(
-        &t,
-        "for a in \"$@\"; do [ \"$a\" = --no-config ] && exit 1; done\nexit 3",
-    );
+    let no_config = planned(&t, "ifarg --no-config 1\nexit 3");
     assert_out(
         &run_with(&t, &no_config, &["grep", "x"]),
         1,
@@ -938,23 +979,19 @@ fn ripgrep_config_path_is_removed_and_no_config_passed() {
     );
 }
 
-/// The argv the fake rg received (NUL-separated, so any byte but NUL is exact).
+/// The argv the fake rg received: one JSON array a run, so any string is
+/// exact; the first is the search's (an empty result runs probes, SPEC §4a).
+/// On Windows this is what rg's own parsing of its command line gives:
+/// each model value arrives as one argument, byte for byte (SPEC §10).
 fn received_args(t: &TestDir, args: &[&str]) -> Vec<String> {
-    let file = t.path().join("args.bin");
+    let file = t.path().join("args.json");
     let _ = fs::remove_file(&file);
-    let rg = fake(
-        t,
-        // The first run only: an empty result runs probes (SPEC §4a).
-        &format!(
-            "[ -e '{0}' ] || printf '%s\\0' \"$@\" > '{0}'\nexit 1",
-            file.display()
-        ),
-    );
+    let rg = planned(t, &format!("args {}\nexit 1", file.display()));
     let out = run_with(t, &rg, args);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
-    let bytes = fs::read(&file).expect("the fake rg wrote its arguments");
-    let text = String::from_utf8(bytes).expect("arguments are UTF-8");
-    text.split_terminator('\0').map(str::to_owned).collect()
+    let text = fs::read_to_string(&file).expect("the fake rg wrote its arguments");
+    let first = text.lines().next().expect("one run at least");
+    serde_json::from_str(first).expect("a JSON array of strings")
 }
 
 /// SPEC §2 fixes the words and their order; `--no-config` must be there

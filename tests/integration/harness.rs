@@ -1,7 +1,9 @@
 //! Test harness: a temp tree that looks like a git repo, a command builder
 //! that runs the binary under test (the one cargo built, or
-//! `DSH_SEARCH_TEST_BIN`) with a clean environment, and fake rg scripts
-//! for fault injection.
+//! `DSH_SEARCH_TEST_BIN`) with a clean environment, and fake rgs for fault
+//! injection: the fake-rg program (`tests/fake-rg`, every OS), which
+//! follows a plan, and on Unix shell scripts for what only a shell shows
+//! (process groups, sessions, signals).
 
 #![allow(dead_code)]
 
@@ -9,6 +11,7 @@ use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::fs;
 use std::ops::Deref;
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -62,7 +65,7 @@ pub fn binary() -> &'static Path {
         let real = fs::canonicalize(&bin).unwrap_or_else(|_| bin.clone());
         if let Some(dir) = real.parent() {
             assert!(
-                !dir.join("rg").exists(),
+                !dir.join("rg").exists() && !dir.join("rg.exe").exists(),
                 "{} has an rg beside it, which dsh-search would run instead of the tests' rg; test a copy of the binary elsewhere",
                 real.display()
             );
@@ -72,11 +75,11 @@ pub fn binary() -> &'static Path {
 }
 
 /// The absolute path dsh-search resolves the pinned rg to (SPEC §2): the
-/// value itself when it holds a `/`, else the first absolute PATH
-/// directory that has it.
+/// value itself when it holds a `/` (or, on Windows, a `\\`), else the
+/// first absolute PATH directory that has it.
 pub fn real_rg_path() -> String {
     let rg = real_rg();
-    if rg.contains('/') {
+    if rg.contains('/') || (cfg!(windows) && rg.contains('\\')) {
         return std::path::absolute(rg)
             .unwrap()
             .to_string_lossy()
@@ -85,11 +88,38 @@ pub fn real_rg_path() -> String {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(rg))
+        .map(|dir| dir.join(format!("{rg}{}", std::env::consts::EXE_SUFFIX)))
         .find(|candidate| candidate.is_file())
         .unwrap_or_else(|| panic!("{rg} is not on PATH"))
         .to_string_lossy()
         .into_owned()
+}
+
+/// The fake-rg program (`tests/fake-rg`): `DSH_SEARCH_TEST_FAKE_RG` when
+/// set (the Windows suite under wine cannot run cargo, so
+/// `scripts/test-windows` builds it first), else built here once, with the
+/// cargo that runs the tests, into this test target's own directory.
+pub fn fake_rg_program() -> &'static Path {
+    static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        if let Some(given) = std::env::var_os("DSH_SEARCH_TEST_FAKE_RG") {
+            return PathBuf::from(given);
+        }
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-rg/Cargo.toml");
+        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-rg");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = std::process::Command::new(&cargo)
+            .args(["build", "--release", "--quiet", "--locked", "--offline"])
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .arg("--target-dir")
+            .arg(&target)
+            .env_remove("CARGO_BUILD_TARGET")
+            .status()
+            .unwrap_or_else(|e| panic!("cannot run {cargo:?} to build tests/fake-rg: {e}"));
+        assert!(status.success(), "building tests/fake-rg failed: {status}");
+        target.join(format!("release/fake-rg{}", std::env::consts::EXE_SUFFIX))
+    })
 }
 
 /// A temp directory with a `.git` dir, so ignore rules apply as in a repo.
@@ -138,8 +168,26 @@ impl TestDir {
         filetime::set_file_mtime(self.path().join(rel), t).unwrap();
     }
 
+    /// A fake rg at `rel` (plus `.exe` on Windows) that follows `plan`
+    /// (see `tests/fake-rg/src/main.rs`), and its absolute path: the
+    /// fake-rg program copied there, its plan beside it.
+    pub fn fake_rg_plan(&self, rel: &str, plan: &str) -> PathBuf {
+        let path = self
+            .path()
+            .join(format!("{rel}{}", std::env::consts::EXE_SUFFIX));
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        fs::copy(fake_rg_program(), &path).unwrap();
+        let mut plan_path = path.clone().into_os_string();
+        plan_path.push(".plan");
+        fs::write(plan_path, plan).unwrap();
+        path
+    }
+
     /// Write an executable shell script at `rel` (a fake rg) and return its
     /// absolute path.
+    #[cfg(unix)]
     pub fn fake_rg(&self, rel: &str, body: &str) -> PathBuf {
         let path = self.write(rel, format!("#!/bin/sh\n{body}\n"));
         fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
@@ -154,6 +202,7 @@ impl TestDir {
 
     /// [`TestDir::cmd`], run as the user and group `uid`/`gid` (the test
     /// must be root to ask for that).
+    #[cfg(unix)]
     pub fn cmd_as(&self, uid: u32, gid: u32) -> Cmd {
         use std::os::unix::process::CommandExt;
         let mut std = self.cmd_std();
@@ -195,6 +244,16 @@ impl TestDir {
     /// Run the binary with `args` and return its output.
     pub fn run(&self, args: &[&str]) -> Ran {
         self.cmd().args(args).output().unwrap()
+    }
+
+    /// `path` made absolute as dsh-search run here makes a path given on
+    /// its command line (relative to this directory; on Windows, onto its
+    /// drive: `/x` is `C:\x`).
+    pub fn absolute(&self, path: &str) -> String {
+        std::path::absolute(self.path().join(path))
+            .unwrap()
+            .display()
+            .to_string()
     }
 
     /// The workdir's path as a string, for replacing in expected output.
@@ -368,6 +427,91 @@ pub fn line_diff(want: &str, got: &str) -> String {
 /// stdout as a string.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Whether process `pid` still runs. Linux: `/proc/<pid>` is there and is
+/// no zombie (an exited process nobody reaped runs nothing). Windows: a
+/// handle to it can be opened and is not yet signalled.
+#[cfg(unix)]
+pub fn running(pid: u32) -> bool {
+    match fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[cfg(windows)]
+#[allow(unsafe_code)]
+pub fn running(pid: u32) -> bool {
+    use windows_sys::Win32::Foundation::{CloseHandle, WAIT_TIMEOUT};
+    use windows_sys::Win32::System::Threading::{
+        OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_SYNCHRONIZE, WaitForSingleObject,
+    };
+    // SAFETY: plain Win32 calls on a handle this function opens and closes.
+    unsafe {
+        let handle = OpenProcess(
+            PROCESS_SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION,
+            0,
+            pid,
+        );
+        if handle.is_null() {
+            return false;
+        }
+        let alive = WaitForSingleObject(handle, 0) == WAIT_TIMEOUT;
+        CloseHandle(handle);
+        alive
+    }
+}
+
+/// Kill process `pid` (a stray a test started), if it still runs.
+#[cfg(unix)]
+pub fn kill_process(pid: u32) {
+    let _ = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .stderr(std::process::Stdio::null())
+        .status();
+}
+
+#[cfg(windows)]
+#[allow(unsafe_code)]
+pub fn kill_process(pid: u32) {
+    use windows_sys::Win32::Foundation::CloseHandle;
+    use windows_sys::Win32::System::Threading::{OpenProcess, PROCESS_TERMINATE, TerminateProcess};
+    // SAFETY: plain Win32 calls on a handle this function opens and closes.
+    unsafe {
+        let handle = OpenProcess(PROCESS_TERMINATE, 0, pid);
+        if !handle.is_null() {
+            TerminateProcess(handle, 1);
+            CloseHandle(handle);
+        }
+    }
+}
+
+/// `path` made canonical, in the form dsh-search shows a locator in: on
+/// Windows without the verbatim `\\?\` prefix `canonicalize` gives.
+pub fn canonical(path: &Path) -> PathBuf {
+    let canonical = path.canonicalize().unwrap();
+    #[cfg(windows)]
+    if let Some(plain) = canonical
+        .to_str()
+        .and_then(|c| c.strip_prefix(r"\\?\"))
+        .filter(|rest| rest.as_bytes().get(1) == Some(&b':'))
+    {
+        return PathBuf::from(plain);
+    }
+    canonical
+}
+
+/// A path as dsh-search shows one rg printed: with `/` between components
+/// (on Windows rg prints `\`; SPEC §10).
+pub fn shown(path: &str) -> String {
+    if cfg!(windows) {
+        path.replace('\\', "/")
+    } else {
+        path.to_owned()
+    }
 }
 
 /// A fixed base time for mtimes: 2020-01-01T00:00:00Z.

@@ -5,10 +5,13 @@
 //! a timeout keeps.
 
 use std::fs;
+#[cfg(unix)]
 use std::time::{Duration, Instant};
 
 use crate::harness::{Ran, TestDir, assert_out, stdout};
+#[cfg(unix)]
 use crate::procs::Sleepers;
+#[cfg(unix)]
 use crate::spill::content_hash;
 
 /// The unsaved footers (these tests give no spill dir).
@@ -84,6 +87,8 @@ fn an_absolute_path_it_names_keeps_its_root() {
     let root = t.root();
     let workdir = format!("{root}/w");
     let out = run(&t, &["-C", &workdir, "grep", "loadConfig", &root]);
+    // Shown with `/` on every OS (SPEC §10); on Windows that is a path too.
+    let root = crate::harness::shown(&root);
     assert_out(
         &out,
         1,
@@ -268,6 +273,8 @@ fn probes_that_find_nothing_add_nothing() {
 /// `--ignore-case`, glob's `--iglob`) runs `case`, grep's ignored probe
 /// (`--files-with-matches` without `--ignore-case`) runs `ignored`. Every
 /// invocation appends its arguments to `calls.log`.
+// Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 fn probing_rg(t: &TestDir, search: &str, case: &str, ignored: &str) -> String {
     let log = t.path().join("calls.log");
     t.fake_rg(
@@ -286,6 +293,8 @@ fn probing_rg(t: &TestDir, search: &str, case: &str, ignored: &str) -> String {
     .into_owned()
 }
 
+// Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 fn calls(t: &TestDir) -> Vec<String> {
     fs::read_to_string(t.path().join("calls.log"))
         .unwrap_or_default()
@@ -294,6 +303,8 @@ fn calls(t: &TestDir) -> Vec<String> {
         .collect()
 }
 
+// Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_probe_cut_by_the_time_budget_adds_nothing_and_stays_in_bound() {
     // The search is empty at once; each probe prints a path, then hangs.
@@ -335,6 +346,8 @@ fn a_probe_cut_by_the_time_budget_adds_nothing_and_stays_in_bound() {
     }
 }
 
+// Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn probes_share_the_calls_timeout() {
     // The search takes most of --timeout-ms and is empty; the probes get
@@ -352,6 +365,8 @@ fn probes_share_the_calls_timeout() {
     tracked.1.assert_gone();
 }
 
+// Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_probe_that_fails_adds_nothing() {
     let t = TestDir::new();
@@ -365,6 +380,8 @@ fn a_probe_that_fails_adds_nothing() {
     assert_out(&run(&t, &["--rg", &rg, "glob", "x"]), 1, "No files found\n");
 }
 
+// Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_probe_that_finds_more_than_it_may_print_says_at_least() {
     // 16 KiB of paths stop the probe; what it printed stands, counted as a
@@ -388,6 +405,8 @@ fn a_probe_that_finds_more_than_it_may_print_says_at_least() {
     assert!(!text.contains("file00547"), "{text}");
 }
 
+// Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_search_that_found_something_runs_no_probe() {
     let t = TestDir::new();
@@ -515,6 +534,7 @@ fn a_capped_glob_names_the_directories_the_rest_is_in() {
 // ------------------------------------------------------------ timeouts
 
 /// rg --json records for `x` at (path, line), in the order given.
+#[cfg(unix)]
 fn records(hits: &[(&str, u64)]) -> String {
     hits.iter()
         .map(|(path, n)| {
@@ -526,8 +546,11 @@ fn records(hits: &[(&str, u64)]) -> String {
         .join("\n")
 }
 
+#[cfg(unix)]
 const GREP_PARTIAL: &str = "Error: grep timed out after 300ms; showing what was found in that time (incomplete); narrow pattern, path, or include and retry, or raise --timeout-ms.";
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_timeout_keeps_the_matches_found_ordered() {
     let t = TestDir::new();
@@ -573,6 +596,8 @@ fn a_timeout_keeps_the_matches_found_ordered() {
     );
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_capped_timeout_page_is_capped_as_usual() {
     let t = TestDir::new();
@@ -612,6 +637,8 @@ fn a_capped_timeout_page_is_capped_as_usual() {
     );
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_saved_timeout_page_is_saved_as_incomplete() {
     // The spill file of what a timed-out search found must not read as the
@@ -681,10 +708,13 @@ fn a_saved_timeout_page_is_saved_as_incomplete() {
 }
 
 /// `<12 hex of SHA-256 of content>-<tool>-results-incomplete.txt`.
+#[cfg(unix)]
 fn incomplete_name(tool: &str, content: &str) -> String {
     format!("{}-{tool}-results-incomplete.txt", content_hash(content))
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_glob_timeout_keeps_the_paths_found() {
     let t = TestDir::new();
@@ -726,6 +756,8 @@ fn a_glob_timeout_keeps_the_paths_found() {
     );
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_glob_timeout_under_newest_says_its_page_is_in_path_order() {
     // No time is left to stat what rg listed, so the page of a timed-out
@@ -749,6 +781,8 @@ fn a_glob_timeout_under_newest_says_its_page_is_in_path_order() {
     );
 }
 
+// Unix only: shell sleepers watched through /proc (Windows: tests/integration/windows.rs).
+#[cfg(unix)]
 #[test]
 fn a_timeout_with_nothing_found_stays_the_plain_error() {
     let t = TestDir::new();

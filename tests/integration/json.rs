@@ -164,10 +164,17 @@ fn error_envelope(tool: &str, name: &str, code: &str, message: &str) -> Value {
     })
 }
 
+/// The name in [`glob_tree`] with a tab (a space on Windows, which cannot
+/// hold one), and how text output shows it.
+#[cfg(unix)]
+const ODD: (&str, &str) = ("b\tc.rs", "b\\tc.rs");
+#[cfg(windows)]
+const ODD: (&str, &str) = ("b c.rs", "b c.rs");
+
 /// Three files with distinct mtimes, one with a tab in its name.
 fn glob_tree() -> TestDir {
     let t = TestDir::new();
-    for (i, rel) in (1..).zip(["a.rs", "b\tc.rs", "src/d.rs"]) {
+    for (i, rel) in (1..).zip(["a.rs", ODD.0, "src/d.rs"]) {
         t.write(rel, "x\n");
         t.mtime(rel, T0 + i);
     }
@@ -183,9 +190,9 @@ fn glob_results() {
     assert_eq!(
         r.json,
         glob_envelope(
-            &["src/d.rs", "b\tc.rs", "a.rs"],
+            &["src/d.rs", ODD.0, "a.rs"],
             3,
-            "src/d.rs\nb\\tc.rs\na.rs"
+            &format!("src/d.rs\n{}\na.rs", ODD.1)
         )
     );
     // The format option after the subcommand works the same.
@@ -312,7 +319,7 @@ fn capped_with_spill() {
     assert_eq!(r.code, 0);
     let entries: Vec<_> = fs::read_dir(&spill).unwrap().collect();
     assert_eq!(entries.len(), 1);
-    let locator = entries[0].as_ref().unwrap().path().canonicalize().unwrap();
+    let locator = crate::harness::canonical(&entries[0].as_ref().unwrap().path());
     let locator = locator.to_str().unwrap();
     assert!(locator.ends_with("-glob-results.txt"));
     assert_eq!(
@@ -352,7 +359,7 @@ fn capped_grep_with_spill() {
     assert_eq!(r.code, 0);
     let entries: Vec<_> = fs::read_dir(&spill).unwrap().collect();
     assert_eq!(entries.len(), 1);
-    let locator = entries[0].as_ref().unwrap().path().canonicalize().unwrap();
+    let locator = crate::harness::canonical(&entries[0].as_ref().unwrap().path());
     let locator = locator.to_str().unwrap();
     assert!(locator.ends_with("-grep-results.txt"));
     let m = |p: &str| json!({"path": p, "matches": [{"line_number": 1, "preview": "hit", "line_truncated": false}]});
@@ -467,10 +474,13 @@ fn search_failed() {
     let t = glob_tree();
     let r = run(&t, &["--rg", "/nonexistent/rg", "grep", "x"]);
     assert_eq!(r.code, 4);
-    let message = "grep requires ripgrep (rg), but /nonexistent/rg does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.";
+    let message = format!(
+        "grep requires ripgrep (rg), but {} does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.",
+        t.absolute("/nonexistent/rg")
+    );
     assert_eq!(
         r.json,
-        error_envelope("grep", "SearchError", "SEARCH_FAILED", message)
+        error_envelope("grep", "SearchError", "SEARCH_FAILED", &message)
     );
 }
 
@@ -493,7 +503,7 @@ fn search_raw_output_overflow() {
 #[test]
 fn search_aborted() {
     let t = TestDir::new();
-    let rg = t.fake_rg("bin/rg", "sleep 5");
+    let rg = t.fake_rg_plan("bin/rg", "sleep 5000");
     let r = run(
         &t,
         &[

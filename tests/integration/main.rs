@@ -9,6 +9,7 @@ mod call;
 // The shared harness: TestDir, the command builder, fake rg scripts.
 mod harness;
 // Watching processes: bounded polls, sleepers a fake rg starts, bounded waits.
+#[cfg(unix)]
 mod procs;
 // `mcp`: the MCP server over real pipes, both protocol eras, every reply asserted.
 mod mcp;
@@ -36,6 +37,7 @@ mod arguments;
 mod faults;
 // Bounds whatever the children do: strays outside the group, glob's stat
 // phase, fatal signals, SIGKILL, an rg planted in the tree.
+#[cfg(unix)]
 mod bounds;
 // The spill store: saved complete results, names, modes, refusals.
 mod spill;
@@ -49,3 +51,7 @@ mod docs;
 mod modes;
 // Stable pages: offset and limit, headers, next-page lines, past the end.
 mod pages;
+// Windows (SPEC §10): the Job Object, console events, a planted rg.exe,
+// separators, the command line rg receives.
+#[cfg(windows)]
+mod windows;

@@ -1,9 +1,12 @@
 //! Messages an agent or a person can act on: each names what is wrong and
 //! what to do, byte for byte.
 
+#[cfg(unix)]
 use std::ffi::OsStr;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 
+#[cfg(unix)]
 use serde_json::Value;
 
 use crate::harness::{TestDir, assert_out};
@@ -40,6 +43,8 @@ fn a_zero_or_non_number_cap_says_what_a_number_must_be() {
     );
 }
 
+// Unix only: Windows arguments are UTF-16, never invalid UTF-8.
+#[cfg(unix)]
 #[test]
 fn invalid_utf8_names_the_argument() {
     let t = TestDir::new();
@@ -107,6 +112,8 @@ fn a_lone_surrogate_in_call_json_is_named() {
     );
 }
 
+// Unix only: symlinks need a privilege on Windows.
+#[cfg(unix)]
 #[test]
 fn a_dangling_symlink_spill_dir_is_named() {
     let t = TestDir::new();
@@ -154,8 +161,11 @@ fn one_file_that_fills_the_output_is_named() {
 /// The unprivileged user a test runs as when it runs as root (`nobody` on
 /// Linux and the BSDs; no entry in the user database is needed to switch
 /// to it).
+#[cfg(unix)]
 const NOBODY: u32 = 65534;
 
+// Unix only: POSIX permissions and a switch of user.
+#[cfg(unix)]
 #[test]
 fn a_workdir_that_cannot_be_entered_is_named() {
     let t = TestDir::new();

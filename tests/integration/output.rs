@@ -21,8 +21,11 @@ fn full() -> Option<File> {
     File::options().write(true).open("/dev/full").ok()
 }
 
+#[cfg(unix)]
 const FULL: &str = "dsh-search: cannot write to stdout: No space left on device (os error 28)\n";
 
+// Unix only: /dev/full.
+#[cfg(unix)]
 #[test]
 fn a_full_stdout_is_exit_4_with_a_message() {
     let t = tree();
@@ -113,6 +116,8 @@ fn mcp_with_a_full_stderr_serves_on() {
     assert_eq!(status.code(), Some(0));
 }
 
+// Unix only: /dev/full.
+#[cfg(unix)]
 #[test]
 fn mcp_with_a_full_stdout_exits_4() {
     let t = tree();

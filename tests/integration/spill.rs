@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -14,18 +15,39 @@ use sha2::{Digest, Sha256};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
-use crate::harness::{T0, TEST_TIMEOUT, TestDir, assert_out, real_rg, stdout};
+use crate::harness::{self, T0, TEST_TIMEOUT, TestDir, assert_out, real_rg, stdout};
 
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
 const CUSTOM_HINT: &str = "Page it with sed -n.";
 
 /// A capped glob over [`glob_tree`]: 2 of its 5 paths inline.
 const GLOB_ARGS: [&str; 4] = ["--glob-max-results", "2", "glob", "*"];
+/// The files of [`glob_tree`], oldest first: two with a control character
+/// in their names (Windows cannot hold one: a space there).
+#[cfg(unix)]
+const GLOB_FILES: [&str; 5] = ["a.txt", "b\nname.txt", "c.txt", "d\tfile.txt", "src/e.rs"];
+#[cfg(windows)]
+const GLOB_FILES: [&str; 5] = ["a.txt", "b name.txt", "c.txt", "d file.txt", "src/e.rs"];
+/// How text output shows the odd names of [`GLOB_FILES`].
+#[cfg(unix)]
+const B_SHOWN: &str = "b\\nname.txt";
+#[cfg(unix)]
+const D_SHOWN: &str = "d\\tfile.txt";
+#[cfg(windows)]
+const B_SHOWN: &str = "b name.txt";
+#[cfg(windows)]
+const D_SHOWN: &str = "d file.txt";
 /// The complete glob result, newest first, escaped as text output escapes
 /// it. No trailing newline: that is what the binary saves.
+#[cfg(unix)]
 const GLOB_ALL: &str = "src/e.rs\nd\\tfile.txt\nc.txt\nb\\nname.txt\na.txt";
+#[cfg(windows)]
+const GLOB_ALL: &str = "src/e.rs\nd file.txt\nc.txt\nb name.txt\na.txt";
 /// The inline page: the first paths, and where the rest are (SPEC §4a).
+#[cfg(unix)]
 const GLOB_PAGE: &str = "src/e.rs\nd\\tfile.txt\n\n(The other 3 paths: ./ 3)";
+#[cfg(windows)]
+const GLOB_PAGE: &str = "src/e.rs\nd file.txt\n\n(The other 3 paths: ./ 3)";
 const GLOB_UNSAVED: &str = "(Showing 2 of 5 paths. The complete result could not be saved; narrow pattern or path to see more.)";
 
 /// A capped grep over [`grep_tree`]: 2 of its 6 matches inline, the cap
@@ -38,6 +60,12 @@ const GREP_ARGS: [&str; 6] = [
     "grep",
     "needle",
 ];
+/// The name in [`grep_tree`] with a tab (a space on Windows).
+#[cfg(unix)]
+const GREP_ODD: &str = "d\tx.rs";
+#[cfg(windows)]
+const GREP_ODD: &str = "d x.rs";
+#[cfg(unix)]
 const GREP_ALL: &str = "Found 6 matches\n\n\
     a.rs\n\
     Line 1: needle xxxxxxxxxxxxx (line truncated)\n\
@@ -48,6 +76,18 @@ const GREP_ALL: &str = "Found 6 matches\n\n\
     c.rs\n\
     Line 1: zz needle yyyyyyyyyy (line truncated)\n\n\
     d\\tx.rs\n\
+    Line 1: needle";
+#[cfg(windows)]
+const GREP_ALL: &str = "Found 6 matches\n\n\
+    a.rs\n\
+    Line 1: needle xxxxxxxxxxxxx (line truncated)\n\
+    Line 3: needle two\n\
+    Line 4: needle three\n\n\
+    b.rs\n\
+    Line 1: needle\n\n\
+    c.rs\n\
+    Line 1: zz needle yyyyyyyyyy (line truncated)\n\n\
+    d x.rs\n\
     Line 1: needle";
 const GREP_PAGE: &str = "Found 2 of 6 matches\n\n\
     a.rs\n\
@@ -61,8 +101,7 @@ const GREP_UNSAVED: &str =
 /// their names (escaped in text output and in the spill alike).
 fn glob_tree() -> TestDir {
     let t = TestDir::new();
-    let oldest_first = ["a.txt", "b\nname.txt", "c.txt", "d\tfile.txt", "src/e.rs"];
-    for (i, rel) in (1..).zip(oldest_first) {
+    for (i, rel) in (1..).zip(GLOB_FILES) {
         t.write(rel, "x\n");
         t.mtime(rel, T0 + 10 * i);
     }
@@ -79,7 +118,7 @@ fn grep_tree() -> TestDir {
     );
     t.write("b.rs", "needle\n");
     t.write("c.rs", format!("zz needle {}\n", "y".repeat(40)));
-    t.write("d\tx.rs", "needle\n");
+    t.write(GREP_ODD, "needle\n");
     t
 }
 
@@ -108,7 +147,7 @@ impl SpillDir {
 
     /// The absolute locator of `name` in this dir (which must exist).
     fn locator(&self, name: &str) -> String {
-        let dir = self.dir.canonicalize().unwrap();
+        let dir = harness::canonical(&self.dir);
         assert!(dir.is_absolute());
         dir.join(name).to_str().unwrap().to_owned()
     }
@@ -142,8 +181,9 @@ pub fn content_hash(content: &str) -> String {
     })
 }
 
-/// The first 12 hex digits `sha256sum` prints for `file`: a check of the
+/// The first 12 hex digits `sha256sum` (coreutils) prints for `file`: a check of the
 /// name that does not share the binary's SHA-256 code.
+#[cfg(unix)]
 fn sha256sum_prefix(file: &str) -> String {
     let out = std::process::Command::new("sha256sum")
         .arg(file)
@@ -189,6 +229,7 @@ fn assert_no_temp_files(dir: &Path) {
     );
 }
 
+#[cfg(unix)]
 fn is_root() -> bool {
     let out = std::process::Command::new("id").arg("-u").output().unwrap();
     assert!(out.status.success(), "id -u failed");
@@ -205,6 +246,7 @@ fn capped_glob_saves_the_complete_sorted_list() {
     let locator = spill.locator(&name);
     assert_out(&out, 0, &glob_saved(&locator, DEFAULT_HINT));
     assert_eq!(fs::read_to_string(&locator).unwrap(), GLOB_ALL);
+    #[cfg(unix)]
     assert_eq!(sha256sum_prefix(&locator), name[..12]);
     assert_eq!(spill.names(), [name]);
 }
@@ -235,13 +277,13 @@ fn capped_glob_spill_follows_the_glob_sort() {
     let mut args = vec!["--glob-sort", "path"];
     args.extend_from_slice(&GLOB_ARGS);
     let out = t.run(&with_spill(spill.arg(), &args));
-    let all = "a.txt\nb\\nname.txt\nc.txt\nd\\tfile.txt\nsrc/e.rs";
-    let locator = spill.locator(&spill_name("glob", all));
+    let all = format!("a.txt\n{B_SHOWN}\nc.txt\n{D_SHOWN}\nsrc/e.rs");
+    let locator = spill.locator(&spill_name("glob", &all));
     assert_out(
         &out,
         0,
         &format!(
-            "a.txt\nb\\nname.txt\n\n(The other 3 paths: ./ 2, src/ 1)\n\n(Showing 2 of 5 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})\n"
+            "a.txt\n{B_SHOWN}\n\n(The other 3 paths: ./ 2, src/ 1)\n\n(Showing 2 of 5 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})\n"
         ),
     );
     assert_eq!(fs::read_to_string(&locator).unwrap(), all);
@@ -257,6 +299,7 @@ fn capped_grep_saves_every_group_with_the_same_previews() {
     let locator = spill.locator(&name);
     assert_out(&out, 0, &grep_saved(&locator, DEFAULT_HINT));
     assert_eq!(fs::read_to_string(&locator).unwrap(), GREP_ALL);
+    #[cfg(unix)]
     assert_eq!(sha256sum_prefix(&locator), name[..12]);
     assert_eq!(spill.names(), [name]);
 }
@@ -355,8 +398,8 @@ fn same_call_twice_reuses_the_file() {
         assert!(stdout(&second).contains(&locator));
         let after = fs::symlink_metadata(&locator).unwrap();
         assert_eq!(
-            (after.ino(), after.len()),
-            (before.ino(), before.len()),
+            (file_id(&after), after.len()),
+            (file_id(&before), before.len()),
             "the existing file is reused, not rewritten"
         );
         assert_eq!(fs::read_to_string(&locator).unwrap(), content);
@@ -372,7 +415,7 @@ fn uncapped_result_creates_neither_file_nor_dir() {
         spill.arg(),
         &["--glob-max-results", "5", "glob", "*.txt"],
     ));
-    assert_out(&out, 0, "d\\tfile.txt\nc.txt\nb\\nname.txt\na.txt\n");
+    assert_out(&out, 0, &format!("{D_SHOWN}\nc.txt\n{B_SHOWN}\na.txt\n"));
     let out = g.run(&with_spill(spill.arg(), &["glob", "*.none"]));
     assert_out(&out, 1, "No files found\n");
 
@@ -388,6 +431,8 @@ fn uncapped_result_creates_neither_file_nor_dir() {
     assert!(!spill.dir.exists(), "no spill dir without a capped result");
 }
 
+// Unix only: POSIX modes (Windows keeps the inherited ACL).
+#[cfg(unix)]
 #[test]
 fn created_dirs_are_0700_and_the_file_0600() {
     let spill = SpillDir::at("a/b/c");
@@ -407,6 +452,8 @@ fn created_dirs_are_0700_and_the_file_0600() {
     assert_eq!(spill.names(), [name]);
 }
 
+// Unix only: symlinks need a privilege on Windows (tests/integration/windows.rs plants one where it can).
+#[cfg(unix)]
 #[test]
 fn symlink_at_the_final_name_is_never_followed() {
     let t = glob_tree();
@@ -433,6 +480,8 @@ fn symlink_at_the_final_name_is_never_followed() {
     assert_eq!(fs::read_link(spill.dir.join(name)).unwrap(), victim);
 }
 
+// Unix only: symlinks need a privilege on Windows (tests/integration/windows.rs plants one where it can).
+#[cfg(unix)]
 #[test]
 fn dangling_symlink_at_the_final_name_creates_nothing() {
     let t = grep_tree();
@@ -498,6 +547,8 @@ fn regular_file_as_spill_dir_keeps_the_inline_page() {
     assert_eq!(fs::read(&file).unwrap(), b"keep me\n");
 }
 
+// Unix only: POSIX modes and /proc.
+#[cfg(unix)]
 #[test]
 fn unwritable_spill_dir_keeps_the_inline_page() {
     let g = glob_tree();
@@ -611,6 +662,8 @@ fn concurrent_saves_agree_on_one_file() {
     assert_no_temp_files(&spill.dir);
 }
 
+// Unix only: symlinks need a privilege on Windows (tests/integration/windows.rs plants one where it can).
+#[cfg(unix)]
 #[test]
 fn no_temp_files_after_failed_saves() {
     // Every failure above that leaves a directory to look in, once more in
@@ -637,6 +690,18 @@ fn no_temp_files_after_failed_saves() {
         assert_eq!(spill.names(), [name.as_str()]);
     }
     assert_eq!(fs::read(&victim).unwrap(), b"v");
+}
+
+/// What tells one file from its rewrite: its inode on Unix; on Windows its
+/// modification time (NTFS keeps 100 ns).
+#[cfg(unix)]
+fn file_id(meta: &fs::Metadata) -> u64 {
+    meta.ino()
+}
+
+#[cfg(windows)]
+fn file_id(meta: &fs::Metadata) -> Option<std::time::SystemTime> {
+    meta.modified().ok()
 }
 
 /// stdout parsed as the one JSON object it must be.

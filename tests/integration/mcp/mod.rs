@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
-use crate::harness::{TestDir, stdout};
+use crate::harness::{self, TestDir, stdout};
 
 /// The longest any reply, exit or poll may take before the test fails.
 pub const BOUND: Duration = Duration::from_secs(20);
@@ -382,15 +382,9 @@ pub fn tool_error(era: Era, text: &str, name: &str, code: &str) -> Value {
     }))
 }
 
-/// Whether process `pid` is gone: no `/proc/<pid>`, or a zombie nobody
-/// has reaped yet (it runs nothing).
+/// Whether process `pid` is gone (see [`harness::running`]).
 pub fn gone(pid: &str) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-    }
+    pid.parse().map_or(true, |pid| !harness::running(pid))
 }
 
 /// Poll (bounded) until `done` holds.
@@ -407,31 +401,15 @@ fn read_pid(path: &Path) -> String {
     fs::read_to_string(path).unwrap().trim().to_owned()
 }
 
-/// The process group the fake rg runs in (dsh-search gives each search
-/// its own). Should the test fail before the server killed it, the group is
-/// killed here rather than left to sleep on.
-pub struct Survivors(Option<rustix::process::Pid>);
-
-impl Survivors {
-    fn group_of(pid: &str) -> Self {
-        let group = fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|stat| {
-                let (_, rest) = stat.rsplit_once(')')?;
-                // After the command name: state, ppid, pgrp.
-                rest.split_whitespace().nth(2)?.parse().ok()
-            })
-            .and_then(rustix::process::Pid::from_raw)
-            .filter(|&group| group != rustix::process::getpgrp());
-        Self(group)
-    }
-}
+/// The fake rg and its grandchild. Should the test fail before the server
+/// killed them, they are killed here rather than left to sleep on.
+pub struct Survivors(Vec<u32>);
 
 impl Drop for Survivors {
     fn drop(&mut self) {
-        if let Some(group) = self.0 {
-            // ESRCH when the server already killed it, as it should have.
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        for &pid in &self.0 {
+            // Nothing to do when the server already killed it, as it should have.
+            harness::kill_process(pid);
         }
     }
 }
@@ -454,10 +432,10 @@ impl SlowRg {
         let dir = self.state.path().to_str().unwrap();
         // The pid files are written before the marker, so they are complete
         // once the marker exists.
-        let slow = t.fake_rg(
-            "slow-rg.sh",
+        let slow = t.fake_rg_plan(
+            "slow-rg",
             &format!(
-                "sleep 300 &\necho $! > '{dir}/grandchild.pid'\necho $$ > '{dir}/rg.pid'\n: > '{dir}/started'\nsleep 300"
+                "child {dir}/grandchild.pid\npid {dir}/rg.pid\ntouch {dir}/started\nsleep 300000"
             ),
         );
         Server::open(t, &["--rg", slow.to_str().unwrap(), "mcp"], era)
@@ -470,7 +448,12 @@ impl SlowRg {
         poll("the fake rg starts", || marker.exists());
         let rg = read_pid(&self.state.path().join("rg.pid"));
         let grandchild = read_pid(&self.state.path().join("grandchild.pid"));
-        let survivors = Survivors::group_of(&rg);
+        let survivors = Survivors(
+            [&rg, &grandchild]
+                .iter()
+                .filter_map(|pid| pid.parse().ok())
+                .collect(),
+        );
         assert!(!gone(&rg) && !gone(&grandchild), "the search is running");
         (rg, grandchild, survivors)
     }

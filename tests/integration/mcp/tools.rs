@@ -183,7 +183,10 @@ fn a_search_failure_is_a_tool_error(era: Era) {
     let reply = s.tool(era, 3, "grep", json!({"pattern": "x"}));
     let want = tool_error(
         era,
-        "Error: grep requires ripgrep (rg), but /nonexistent/rg does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.",
+        &format!(
+            "Error: grep requires ripgrep (rg), but {} does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.",
+            t.absolute("/nonexistent/rg")
+        ),
         "SearchError",
         "SEARCH_FAILED",
     );
