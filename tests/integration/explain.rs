@@ -87,8 +87,9 @@ fn rg_line() -> String {
     let given = crate::harness::real_rg();
     let path = crate::harness::real_rg_path();
     // The binary under test has no rg beside it (the harness checks), so
-    // a bare name comes from PATH.
-    let how = if given.contains('/') {
+    // a bare name comes from PATH; a path (with `\` too on Windows) is
+    // the one given.
+    let how = if given.contains('/') || (cfg!(windows) && given.contains('\\')) {
         "from --rg/DSH_SEARCH_RG"
     } else {
         "from PATH"
