@@ -31,7 +31,7 @@ use crate::stop::Stop;
 #[cfg(windows)]
 mod windows;
 #[cfg(windows)]
-pub use windows::{die_if_fatal, install, name};
+pub use windows::{die_if_fatal, install};
 
 /// Signals that interrupt a call (exit 6).
 #[cfg(unix)]

@@ -111,7 +111,25 @@ pub fn signal_name(signal: i32) -> &'static str {
     #[cfg(unix)]
     return signal_hook::low_level::signal_name(signal).unwrap_or("a signal");
     #[cfg(windows)]
-    return crate::signals::name(signal);
+    return match usize::try_from(signal) {
+        Ok(console::CTRL_C) => "Ctrl-C",
+        Ok(console::CTRL_BREAK) => "Ctrl-Break",
+        Ok(console::CLOSED) => "the console closing",
+        Ok(console::SESSION_ENDING) => "the session ending",
+        _ => "a console event",
+    };
+}
+
+/// The numbers Windows console events are noted as in the signal slot
+/// (those of the Unix signals they stand for, so `Halt::Signal` means the
+/// same everywhere; 21 is the C runtime's SIGBREAK): `signals/windows.rs`
+/// writes them.
+#[cfg(windows)]
+pub mod console {
+    pub const CTRL_C: usize = 2;
+    pub const CTRL_BREAK: usize = 21;
+    pub const CLOSED: usize = 1;
+    pub const SESSION_ENDING: usize = 15;
 }
 
 #[cfg(test)]

@@ -30,14 +30,7 @@ use windows_sys::Win32::System::Console::{
 };
 
 use crate::stop::Stop;
-
-/// The numbers the events are noted as (those of the Unix signals they
-/// stand for, so `Halt::Signal` means the same everywhere; 21 is the C
-/// runtime's SIGBREAK).
-const CTRL_C: usize = 2;
-const CTRL_BREAK: usize = 21;
-const CONSOLE_CLOSED: usize = 1;
-const SESSION_ENDING: usize = 15;
+use crate::stop::console::{CLOSED as CONSOLE_CLOSED, CTRL_BREAK, CTRL_C, SESSION_ENDING};
 
 /// How long the handler of a closing console holds the process open for
 /// the call to end (Windows' own limit is about five seconds).
@@ -89,14 +82,3 @@ extern "system" fn on_event(event: u32) -> windows_sys::core::BOOL {
 /// No console event is fatal by default the way SIGQUIT is on Unix: every
 /// one ends the call through `main` (or ends the process as Windows does).
 pub fn die_if_fatal(_stop: &Stop) {}
-
-/// What an event noted as `signal` is called in a message.
-pub fn name(signal: i32) -> &'static str {
-    match usize::try_from(signal) {
-        Ok(CTRL_C) => "Ctrl-C",
-        Ok(CTRL_BREAK) => "Ctrl-Break",
-        Ok(CONSOLE_CLOSED) => "the console closing",
-        Ok(SESSION_ENDING) => "the session ending",
-        _ => "a console event",
-    }
-}
