@@ -30,7 +30,7 @@ complete -c dsh-search -n "__fish_dsh_search_needs_command" -l grep-max-matches 
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
-complete -c dsh-search -n "__fish_dsh_search_needs_command" -l rg -d 'The ripgrep executable (a name looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_needs_command" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
 json\t'One JSON object per call'"
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F
@@ -57,7 +57,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l grep-max-
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l rg -d 'The ripgrep executable (a name looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
 json\t'One JSON object per call'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F
@@ -85,7 +85,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l grep-max-
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l rg -d 'The ripgrep executable (a name looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
 json\t'One JSON object per call'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F
@@ -105,7 +105,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l grep-max-
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l rg -d 'The ripgrep executable (a name looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
 json\t'One JSON object per call'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F
@@ -122,7 +122,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l grep-ma
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l rg -d 'The ripgrep executable (a name looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
 json\t'One JSON object per call'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F
@@ -139,7 +139,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l grep-max-m
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l rg -d 'The ripgrep executable (a name looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
 json\t'One JSON object per call'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F
@@ -157,7 +157,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l grep-
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l rg -d 'The ripgrep executable (a name looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
 json\t'One JSON object per call'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F

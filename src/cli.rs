@@ -122,7 +122,7 @@ pub struct GlobalArgs {
     #[command(flatten)]
     pub numbers: Numbers,
 
-    /// The ripgrep executable (a name looked up on PATH, or a path)
+    /// The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)
     #[arg(
         long,
         env = "DSH_SEARCH_RG",

@@ -407,6 +407,22 @@ impl fmt::Display for SearchError {
     }
 }
 
+/// The ways to install ripgrep, in the platform's own package managers'
+/// words: on Windows, winget's and scoop's (apt-get and brew are no
+/// advice there).
+#[cfg(not(windows))]
+macro_rules! install_ways {
+    () => {
+        "apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep"
+    };
+}
+#[cfg(windows)]
+macro_rules! install_ways {
+    () => {
+        "winget install BurntSushi.ripgrep.MSVC, scoop install ripgrep, or cargo install ripgrep"
+    };
+}
+
 /// What a search starts: `/bin/sh`, which `exec`s rg (Unix); rg itself
 /// (Windows, SPEC §10).
 const STARTED: &str = if cfg!(windows) { "ripgrep" } else { "/bin/sh" };
@@ -417,11 +433,19 @@ fn not_run_advice(stderr: &str) -> &'static str {
     if stderr.contains("Permission denied") {
         "That is a permission problem on that path (its mode, a directory on the way, or a noexec mount), not a missing ripgrep: fix the permission or point --rg / DSH_SEARCH_RG at an rg you may run."
     } else {
-        "The file is there, so something it needs may be missing (its interpreter, a shared library): point --rg / DSH_SEARCH_RG at a working rg, or install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep)."
+        concat!(
+            "The file is there, so something it needs may be missing (its interpreter, a shared library): point --rg / DSH_SEARCH_RG at a working rg, or install ripgrep (",
+            install_ways!(),
+            ")."
+        )
     }
 }
 
-const INSTALL_ADVICE: &str = "Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.";
+const INSTALL_ADVICE: &str = concat!(
+    "Install ripgrep (",
+    install_ways!(),
+    ") or point --rg / DSH_SEARCH_RG at the rg executable."
+);
 
 /// Why the given rg cannot be run, and what to do about it.
 fn rg_missing(given: &str, problem: &RgMissing) -> String {

@@ -124,23 +124,28 @@ fn rg(rg: &Rg, version: Option<&str>) -> String {
     }
 }
 
+/// How a stopped run's processes died: the process group on Unix, the Job
+/// Object on Windows (SPEC §10).
+const KILLED: &str = if cfg!(windows) {
+    "rg's job object was terminated"
+} else {
+    "the process group was killed"
+};
+
 fn ended(run: &RgRun, s: &Settings) -> String {
     match run.ending {
         Ending::Exited(Exited::Status(code)) => format!("rg exited with status {code}"),
         Ending::Exited(Exited::Signal(sig)) => format!("rg was killed by signal {sig}"),
         Ending::Overflow => format!(
-            "stopped: raw output passed {} bytes; the process group was killed",
+            "stopped: raw output passed {} bytes; {KILLED}",
             s.limits.raw_output_max_bytes
         ),
-        Ending::Halted(Halt::TimedOut) => format!(
-            "stopped: {} ms passed; the process group was killed",
-            s.timeout_ms
-        ),
+        Ending::Halted(Halt::TimedOut) => format!("stopped: {} ms passed; {KILLED}", s.timeout_ms),
         Ending::Halted(Halt::Cancelled) => {
-            "stopped: the client cancelled; the process group was killed".to_owned()
+            format!("stopped: the client cancelled; {KILLED}")
         }
         Ending::Halted(Halt::Signal(sig)) => format!(
-            "stopped: dsh-search got {}; the process group was killed",
+            "stopped: dsh-search got {}; {KILLED}",
             stop::signal_name(sig)
         ),
     }

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::harness::{Ran, TestDir, assert_out, real_rg_path};
+use crate::harness::{INSTALL_WAYS, Ran, TestDir, assert_out, real_rg_path};
 use crate::procs::{GONE_WITHIN, Sleepers, WAIT_LIMIT, interrupt, poll, wait_bounded};
 
 /// What "returns promptly" means here: far below the 30 s the strays live.
@@ -365,7 +365,7 @@ fn a_relative_rg_is_the_callers_not_the_workdirs() {
         &out,
         4,
         &format!(
-            "Error: grep requires ripgrep (rg), but {}/rg does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.\n",
+            "Error: grep requires ripgrep (rg), but {}/rg does not exist. Install ripgrep ({INSTALL_WAYS}) or point --rg / DSH_SEARCH_RG at the rg executable.\n",
             caller.display()
         ),
     );

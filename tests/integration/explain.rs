@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::harness::{T0, TestDir};
+use crate::harness::{KILLED, T0, TestDir};
 
 /// Run `args` with and without `--explain`; stdout and exit code must be
 /// identical. Returns the explain text.
@@ -235,7 +235,7 @@ fn a_run_stopped_by_a_limit() {
     assert_lines(
         &e,
         &[
-            "  ended:    stopped: raw output passed 100 bytes; the process group was killed",
+            &format!("  ended:    stopped: raw output passed 100 bytes; {KILLED}"),
             "  limit:    --raw-output-max-bytes (100) stopped the run",
             "  error:    SEARCH_RAW_OUTPUT_OVERFLOW",
             "  exit:     5",

@@ -12,7 +12,7 @@ use std::fs;
 #[cfg(unix)]
 use std::path::PathBuf;
 
-use crate::harness::{Ran, TestDir, assert_out, stdout};
+use crate::harness::{INSTALL_WAYS, Ran, TestDir, assert_out, stdout};
 #[cfg(unix)]
 use crate::procs::{Sleepers, interrupt};
 
@@ -269,7 +269,7 @@ fn real_rg_rejects_bad_regex_and_glob() {
 
 fn not_found_message(tool: &str, rg: &str, stderr: &str) -> String {
     format!(
-        "Error: {tool} could not run ripgrep `{rg}` (exit 127: {stderr}). The file is there, so something it needs may be missing (its interpreter, a shared library): point --rg / DSH_SEARCH_RG at a working rg, or install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep).\n"
+        "Error: {tool} could not run ripgrep `{rg}` (exit 127: {stderr}). The file is there, so something it needs may be missing (its interpreter, a shared library): point --rg / DSH_SEARCH_RG at a working rg, or install ripgrep ({INSTALL_WAYS}).\n"
     )
 }
 
@@ -294,7 +294,9 @@ fn rg_exit_127_says_what_may_be_missing() {
 #[test]
 fn nonexistent_rg_gives_install_advice() {
     let t = TestDir::new();
-    let want = "Error: grep requires ripgrep (rg), but /nonexistent/rg does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.\n";
+    let want = &format!(
+        "Error: grep requires ripgrep (rg), but /nonexistent/rg does not exist. Install ripgrep ({INSTALL_WAYS}) or point --rg / DSH_SEARCH_RG at the rg executable.\n"
+    );
     let by_flag = run_with(&t, "/nonexistent/rg", &["grep", "x"]);
     let by_env = t
         .cmd()
@@ -319,7 +321,9 @@ fn rg_missing_from_path_gives_install_advice() {
     assert_out(
         &out,
         4,
-        "Error: glob requires ripgrep (rg) on PATH, but no absolute directory on PATH holds an executable `rg`. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.\n",
+        &format!(
+            "Error: glob requires ripgrep (rg) on PATH, but no absolute directory on PATH holds an executable `rg`. Install ripgrep ({INSTALL_WAYS}) or point --rg / DSH_SEARCH_RG at the rg executable.\n"
+        ),
     );
 }
 

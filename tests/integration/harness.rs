@@ -21,6 +21,20 @@ use std::time::Duration;
 use filetime::FileTime;
 use tempfile::TempDir;
 
+/// The install advice dsh-search gives on this OS (its package managers).
+pub const INSTALL_WAYS: &str = if cfg!(windows) {
+    "winget install BurntSushi.ripgrep.MSVC, scoop install ripgrep, or cargo install ripgrep"
+} else {
+    "apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep"
+};
+
+/// How `--explain` says a stopped run's processes died on this OS.
+pub const KILLED: &str = if cfg!(windows) {
+    "rg's job object was terminated"
+} else {
+    "the process group was killed"
+};
+
 /// Every test process is killed after this long; no test waits on luck.
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(30);
 

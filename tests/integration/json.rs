@@ -8,7 +8,7 @@ use std::process::Output;
 
 use serde_json::{Value, json};
 
-use crate::harness::{T0, TestDir, stdout};
+use crate::harness::{INSTALL_WAYS, T0, TestDir, stdout};
 
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
 
@@ -475,7 +475,7 @@ fn search_failed() {
     let r = run(&t, &["--rg", "/nonexistent/rg", "grep", "x"]);
     assert_eq!(r.code, 4);
     let message = format!(
-        "grep requires ripgrep (rg), but {} does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.",
+        "grep requires ripgrep (rg), but {} does not exist. Install ripgrep ({INSTALL_WAYS}) or point --rg / DSH_SEARCH_RG at the rg executable.",
         t.absolute("/nonexistent/rg")
     );
     assert_eq!(

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{
     Era, Server, both_eras, cli, error, result, tool_error, tool_result, tools_from_schema,
 };
-use crate::harness::TestDir;
+use crate::harness::{INSTALL_WAYS, TestDir};
 
 both_eras!(
     tools_are_listed_with_title_and_annotations,
@@ -184,7 +184,7 @@ fn a_search_failure_is_a_tool_error(era: Era) {
     let want = tool_error(
         era,
         &format!(
-            "Error: grep requires ripgrep (rg), but {} does not exist. Install ripgrep (apt-get install ripgrep, brew install ripgrep, or cargo install ripgrep) or point --rg / DSH_SEARCH_RG at the rg executable.",
+            "Error: grep requires ripgrep (rg), but {} does not exist. Install ripgrep ({INSTALL_WAYS}) or point --rg / DSH_SEARCH_RG at the rg executable.",
             t.absolute("/nonexistent/rg")
         ),
         "SearchError",
