@@ -5,22 +5,24 @@
 //! The run is the same on every OS; how a child is started, watched and
 //! killed is not, and sits behind one small interface, [`os::Child`]
 //! (`process/unix.rs`, `process/windows.rs`), which each OS module
-//! implements with the same four steps:
+//! implements with the same steps:
 //!
 //! - `start`: rg in the workdir, stdin empty (SPEC §2: with no path and a
 //!   piped stdin rg would search stdin), stdout and stderr piped,
 //!   `RIPGREP_CONFIG_PATH` removed, in a group of its own that can be
 //!   killed at once: on Unix `/bin/sh -c SCRIPT` in a process group, on
 //!   Windows rg itself in a Job Object (SPEC §10);
-//! - `watch`: read both pipes until rg has exited and both are done, or
-//!   until a limit cuts the run short: one byte over the cap (the
-//!   [`Meter`]), the deadline, or the [`Budget`]'s stop channel (a signal,
-//!   a cancellation);
+//! - `read`, `pipes_done`, `exited`: what the one [`watch`] loop here asks
+//!   of the child while it reads both pipes until rg has exited and both
+//!   are done, or until a limit cuts the run short: one byte over the cap
+//!   (the [`Meter`]), the deadline, or the [`Budget`]'s stop channel (a
+//!   signal, a cancellation);
 //! - `kill`: the whole group, whatever ended the run, so nothing rg
 //!   started outlives it;
 //! - `reap`: rg's exit status, the stdout byte count, the stderr kept.
 //!
-//! Here, shared: the feed (stdout to the sink, parsed on a thread once it
+//! Here, shared: the watch loop (when to look at rg's exit, how long to
+//! drain a pipe a stray process holds), the feed (stdout to the sink, parsed on a thread once it
 //! is large), the byte meter, and what the run's end means for the sink.
 //! What the run *means* (exit 2 with results, a pattern error) is the
 //! search layer's call: this module reports facts only.
@@ -48,6 +50,10 @@ const TICK: Duration = Duration::from_millis(20);
 const DRAIN_QUIET: Duration = Duration::from_millis(10);
 /// ... and how long to drain at most (a stray writer could write forever).
 const DRAIN_LIMIT: Duration = Duration::from_millis(100);
+/// The first wait for rg's exit once both pipes are done, doubling to
+/// [`TICK`]: rg closes its pipes a moment before it exits, so the first
+/// looks come soon.
+const FIRST_BACKOFF: Duration = Duration::from_micros(20);
 const READ_CHUNK: usize = 256 * 1024;
 /// Exit status reported if rg's status cannot be collected: an rg
 /// failure, never mistaken for "rg not found" (127) or a result.
@@ -136,7 +142,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
     let cut = thread::scope(|scope| {
         let mut feed = Feed::new(sink);
         let mut meter = Meter::new(spec);
-        let cut = child.watch(spec.budget, &mut meter, &mut |bytes| {
+        let cut = watch(&mut child, spec.budget, &mut meter, &mut |bytes| {
             feed.push(bytes, scope, &handback);
         });
         // Whatever ended the run, nothing of the group outlives it.
@@ -156,6 +162,74 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
         stderr: reaped.stderr,
         elapsed: started.elapsed(),
     })
+}
+
+/// What one wait for output saw (`os::Child::read`).
+enum Wake {
+    /// Nothing came in the time given.
+    Quiet,
+    /// Output, or a pipe reaching its end.
+    Output,
+    /// stdout went one byte past the cap.
+    Overflow,
+}
+
+/// The watch, the same on every OS: until rg has exited and both pipes are
+/// done (`None`), or until a limit cuts the run short (`Some`). When rg
+/// has exited with a pipe still open, what is left of the group is killed
+/// (a process that escaped it and holds the pipe is only cut off), what is
+/// already in the pipes is read, and the run ends once they are quiet, or
+/// after [`DRAIN_LIMIT`] at most.
+fn watch(
+    child: &mut os::Child,
+    budget: Budget<'_>,
+    meter: &mut Meter,
+    feed: &mut impl FnMut(&[u8]),
+) -> Option<Cut> {
+    let mut last_look = Instant::now();
+    // Set once rg has exited with a pipe still open: drain until then.
+    let mut drain_until: Option<Instant> = None;
+    let mut backoff = FIRST_BACKOFF;
+    loop {
+        if let Err(halt) = budget.check() {
+            return Some(Cut::Halted(halt));
+        }
+        if child.pipes_done() {
+            // rg is exiting or has exited. Look soon, then less and less
+            // often (one that closed its pipes but runs on still ends at
+            // the deadline).
+            if drain_until.is_some() || child.exited() {
+                return None;
+            }
+            thread::sleep(backoff.min(budget.remaining()));
+            backoff = (backoff * 2).min(TICK);
+            continue;
+        }
+        let wait = if drain_until.is_some() {
+            DRAIN_QUIET
+        } else {
+            TICK
+        };
+        let wake = child.read(wait.min(budget.remaining()), meter, feed);
+        if let Wake::Overflow = wake {
+            return Some(Cut::Overflow);
+        }
+        if let Some(until) = drain_until {
+            // Only strays hold the pipes now: stop when they are quiet.
+            if matches!(wake, Wake::Quiet) || Instant::now() >= until {
+                return None;
+            }
+            continue;
+        }
+        if last_look.elapsed() >= TICK {
+            last_look = Instant::now();
+            if child.exited() {
+                // Kill what rg left behind; what it wrote stays readable.
+                child.kill();
+                drain_until = Some(Instant::now() + DRAIN_LIMIT);
+            }
+        }
+    }
 }
 
 /// What `reap` hands back.

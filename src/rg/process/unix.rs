@@ -3,22 +3,18 @@
 //! read by one `poll(2)` loop on the calling thread, the group killed with
 //! `killpg`.
 //!
-//! The watch ends:
-//!
-//! - when sh has exited and both pipes are at end of file;
-//! - at one byte over the cap, at the deadline, or when the [`Budget`]'s
-//!   stop channel says so (a signal, a cancellation);
-//! - when sh has exited but something still holds a pipe open: what is
-//!   left of the group is killed, what is already in the pipes is read, and
-//!   the run ends within a few tens of milliseconds, even if the holder
-//!   escaped the group (`setsid`) and lives on. Its pipes are simply closed.
+//! The shared watch loop (`process.rs`) ends when sh has exited and both
+//! pipes are at end of file, at a limit, or, when sh has exited but
+//! something still holds a pipe open, within a few tens of milliseconds
+//! after the rest of the group is killed: even if the holder escaped the
+//! group (`setsid`) and lives on, its pipes are simply closed.
 //!
 //! **How sh's exit is learnt without racing pid reuse.** The group is killed
 //! with `killpg(pgid)`, where the pgid is sh's pid. A pid (and so a group id)
 //! cannot be reused while its process is unreaped, so the runner never reaps
 //! sh before the last kill: it asks `waitid(P_PID, WEXITED | WNOHANG |
 //! WNOWAIT)`, which reports an exit and leaves the zombie in place, each
-//! time the loop wakes (at least every [`TICK`]), and reaps sh only after
+//! time the loop wakes (at least every `TICK`), and reaps sh only after
 //! killing the group (`reap`). `waitid` is POSIX and exists on Linux, macOS
 //! and the BSDs this project supports (FreeBSD, NetBSD); rustix offers it
 //! safely. The loop needs no extra thread and no signal handler for SIGCHLD.
@@ -40,20 +36,15 @@ use std::os::fd::OwnedFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitStatus, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
-use super::{
-    Cut, DRAIN_LIMIT, DRAIN_QUIET, Exited, Meter, READ_CHUNK, Reaped, Spec, TICK, UNKNOWN_STATUS,
-};
+use super::{Exited, Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS, Wake};
 use crate::rg::stderr::Stderr;
-use crate::stop::Budget;
 
-/// First wait for sh's exit once both pipes are closed (doubling to TICK).
-const FIRST_BACKOFF: Duration = Duration::from_micros(20);
 /// Reads of one pipe per wake, so a flood on one cannot starve the other.
 const READS_PER_WAKE: usize = 16;
 
@@ -101,62 +92,31 @@ impl Child {
         }
     }
 
-    /// The loop: until sh has exited and the pipes are done (`None`), or
-    /// until a limit cuts the run short (`Some`).
-    pub(super) fn watch(
+    /// Whether both pipes are done.
+    pub(super) fn pipes_done(&self) -> bool {
+        !self.pipes.open()
+    }
+
+    /// Wait up to `wait` for either pipe, and read what it has.
+    pub(super) fn read(
         &mut self,
-        budget: Budget<'_>,
+        wait: Duration,
         meter: &mut Meter,
         feed: &mut impl FnMut(&[u8]),
-    ) -> Option<Cut> {
-        let (group, pipes) = (&self.group, &mut self.pipes);
-        let mut last_look = Instant::now();
-        // Set once sh has exited with a pipe still open: drain until then.
-        let mut drain_until: Option<Instant> = None;
-        let mut backoff = FIRST_BACKOFF;
-        loop {
-            if let Err(halt) = budget.check() {
-                return Some(Cut::Halted(halt));
-            }
-            if !pipes.open() {
-                // Both pipes are done; sh is exiting or has exited. Look soon,
-                // then less and less often (a process that closed its pipes
-                // but keeps running still ends at the deadline).
-                if drain_until.is_some() || group.exited() {
-                    return None;
-                }
-                thread::sleep(backoff.min(budget.remaining()));
-                backoff = (backoff * 2).min(TICK);
-                continue;
-            }
-            let wait = if drain_until.is_some() {
-                DRAIN_QUIET
-            } else {
-                TICK
-            };
-            let ready = pipes.wait(wait.min(budget.remaining()));
-            if ready {
-                if let Read::Overflow = pipes.read_stdout(meter, feed) {
-                    return Some(Cut::Overflow);
-                }
-                pipes.read_stderr();
-            }
-            if let Some(until) = drain_until {
-                // Only strays hold the pipes now: stop when they are quiet.
-                if !ready || Instant::now() >= until {
-                    return None;
-                }
-                continue;
-            }
-            if last_look.elapsed() >= TICK {
-                last_look = Instant::now();
-                if group.exited() {
-                    // Kill what sh left behind; what it wrote stays readable.
-                    group.kill();
-                    drain_until = Some(Instant::now() + DRAIN_LIMIT);
-                }
-            }
+    ) -> Wake {
+        if !self.pipes.wait(wait) {
+            return Wake::Quiet;
         }
+        if let Read::Overflow = self.pipes.read_stdout(meter, feed) {
+            return Wake::Overflow;
+        }
+        self.pipes.read_stderr();
+        Wake::Output
+    }
+
+    /// Whether sh has exited (left unreaped, so its group id stays ours).
+    pub(super) fn exited(&mut self) -> bool {
+        self.group.exited()
     }
 
     /// Kill the group. sh has not been reaped yet, so its group id cannot
@@ -370,12 +330,13 @@ fn arm_parent_death(_command: &mut Command) {}
 #[cfg(test)]
 mod tests {
     use std::path::Path;
+    use std::time::Instant;
 
     use super::super::{Ending, Finished, run};
     use super::*;
     use crate::rg::Sink;
     use crate::rg::command::Line;
-    use crate::stop::{Halt, Stop};
+    use crate::stop::{Budget, Halt, Stop};
 
     /// Keeps every byte it is given, and whether it was finished.
     #[derive(Default)]

@@ -30,11 +30,11 @@
 //! each pipe has a reader thread that blocks in `read` and hands what it
 //! read to this thread through one small bounded queue (a full queue
 //! blocks the reader, and so rg, as a full pipe would: memory stays
-//! bounded). This thread waits on the queue for at most [`TICK`], looks at
-//! the stop channel, the deadline and rg's exit between chunks, counts
-//! stdout with the shared meter and feeds the sink exactly as on Unix.
-//! When rg has exited but a pipe is still open, the job is killed (taking
-//! whatever still held the pipe) and the pipes are drained as on Unix. The
+//! bounded). The shared watch loop (`process.rs`) waits on the queue
+//! through `read`, as on Unix it waits in `poll`; stdout is counted with
+//! the shared meter and feeds the sink exactly as on Unix. When rg has
+//! exited but a pipe is still open, the job is killed (taking whatever
+//! still held the pipe) and the pipes are drained as on Unix. The
 //! readers own their pipes and are never joined: once the run is over they
 //! end at their next read or send.
 
@@ -44,7 +44,7 @@ use std::os::windows::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread;
-use std::time::Instant;
+use std::time::Duration;
 
 use windows_sys::Win32::Foundation::{ERROR_FILENAME_EXCED_RANGE, FALSE};
 use windows_sys::Win32::System::JobObjects::{
@@ -54,11 +54,8 @@ use windows_sys::Win32::System::JobObjects::{
 };
 use windows_sys::Win32::System::Threading::{CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW};
 
-use super::{
-    Cut, DRAIN_LIMIT, DRAIN_QUIET, Exited, Meter, READ_CHUNK, Reaped, Spec, TICK, UNKNOWN_STATUS,
-};
+use super::{Exited, Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS, Wake};
 use crate::rg::stderr::Stderr;
-use crate::stop::Budget;
 
 /// Chunks the readers may have waiting: enough to keep rg writing while
 /// this thread feeds the sink, few enough to bound memory (4 × 256 KiB).
@@ -137,69 +134,35 @@ impl Child {
         }
     }
 
-    /// Until rg has exited and both pipes are done (`None`), or until a
-    /// limit cuts the run short (`Some`).
-    pub(super) fn watch(
+    /// Whether both pipes are done.
+    pub(super) fn pipes_done(&self) -> bool {
+        self.open == 0
+    }
+
+    /// Wait up to `wait` for what a reader hands over, and take it.
+    pub(super) fn read(
         &mut self,
-        budget: Budget<'_>,
+        wait: Duration,
         meter: &mut Meter,
         feed: &mut impl FnMut(&[u8]),
-    ) -> Option<Cut> {
-        let mut last_look = Instant::now();
-        // Set once rg has exited with a pipe still open: drain until then.
-        let mut drain_until: Option<Instant> = None;
-        loop {
-            if let Err(halt) = budget.check() {
-                return Some(Cut::Halted(halt));
-            }
-            if self.open == 0 {
-                // Both pipes are done; rg is exiting or has exited (one
-                // that closed its pipes and runs on still ends at the
-                // deadline).
-                if drain_until.is_some() || self.exited() {
-                    return None;
-                }
-                thread::sleep(TICK.min(budget.remaining()));
-                continue;
-            }
-            let wait = if drain_until.is_some() {
-                DRAIN_QUIET
-            } else {
-                TICK
-            };
-            match self.events.recv_timeout(wait.min(budget.remaining())) {
-                Ok(Event::Stdout(bytes)) => {
-                    self.stdout_bytes += bytes.len() as u64;
-                    if meter.pass(&bytes, feed) {
-                        return Some(Cut::Overflow);
-                    }
-                }
-                Ok(Event::Stderr(bytes)) => self.stderr.push(&bytes),
-                Ok(Event::Closed) => self.open = self.open.saturating_sub(1),
-                // Only strays hold the pipes now, and they are quiet.
-                Err(RecvTimeoutError::Timeout) if drain_until.is_some() => return None,
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => self.open = 0,
-            }
-            if let Some(until) = drain_until {
-                if Instant::now() >= until {
-                    return None;
-                }
-                continue;
-            }
-            if last_look.elapsed() >= TICK {
-                last_look = Instant::now();
-                if self.exited() {
-                    // Kill what rg left behind; what it wrote stays readable.
-                    self.kill();
-                    drain_until = Some(Instant::now() + DRAIN_LIMIT);
+    ) -> Wake {
+        match self.events.recv_timeout(wait) {
+            Ok(Event::Stdout(bytes)) => {
+                self.stdout_bytes += bytes.len() as u64;
+                if meter.pass(&bytes, feed) {
+                    return Wake::Overflow;
                 }
             }
+            Ok(Event::Stderr(bytes)) => self.stderr.push(&bytes),
+            Ok(Event::Closed) => self.open = self.open.saturating_sub(1),
+            Err(RecvTimeoutError::Timeout) => return Wake::Quiet,
+            Err(RecvTimeoutError::Disconnected) => self.open = 0,
         }
+        Wake::Output
     }
 
     /// Whether rg has exited (its handle stays open, so nothing is reused).
-    fn exited(&mut self) -> bool {
+    pub(super) fn exited(&mut self) -> bool {
         !matches!(self.rg.try_wait(), Ok(None))
     }
 
