@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::harness::{self, TestDir, assert_out, real_rg_path, stdout};
+use crate::harness::{self, Ran, TestDir, assert_out, real_rg_path, stdout};
 
 /// The longest a condition a test waits for may take.
 const BOUND: Duration = Duration::from_secs(20);
@@ -451,12 +451,10 @@ fn a_command_line_too_long_for_windows_is_exit_4() {
 
 // ------------------------------------------------------ spill
 
-#[test]
-fn a_capped_result_is_saved_under_a_plain_path_and_reused() {
-    let t = nested_tree();
-    let spill = tempfile::tempdir().unwrap();
-    let dir = spill.path().join("spill");
-    let args = [
+/// A glob of the nested tree capped at one path (in path order), its
+/// complete result spilled into `dir`.
+fn capped_glob(t: &TestDir, dir: &Path) -> Ran {
+    t.run(&[
         "--spill-dir",
         dir.to_str().unwrap(),
         "--glob-max-results",
@@ -465,8 +463,15 @@ fn a_capped_result_is_saved_under_a_plain_path_and_reused() {
         "path",
         "glob",
         "**/*",
-    ];
-    let first = t.run(&args);
+    ])
+}
+
+#[test]
+fn a_capped_result_is_saved_under_a_plain_path_and_reused() {
+    let t = nested_tree();
+    let spill = tempfile::tempdir().unwrap();
+    let dir = spill.path().join("spill");
+    let first = capped_glob(&t, &dir);
     let names: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -489,7 +494,7 @@ fn a_capped_result_is_saved_under_a_plain_path_and_reused() {
             locator.display()
         ),
     );
-    assert_out(&t.run(&args), 0, &stdout(&first));
+    assert_out(&capped_glob(&t, &dir), 0, &stdout(&first));
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temp files left");
 }
 
@@ -498,18 +503,8 @@ fn a_link_at_the_final_name_is_never_written_through() {
     let t = nested_tree();
     let spill = tempfile::tempdir().unwrap();
     let dir = spill.path().join("spill");
-    let args = [
-        "--spill-dir",
-        dir.to_str().unwrap(),
-        "--glob-max-results",
-        "1",
-        "--glob-sort",
-        "path",
-        "glob",
-        "**/*",
-    ];
     // Learn the name, then plant a link there to a file outside.
-    assert_eq!(t.run(&args).status.code(), Some(0));
+    assert_eq!(capped_glob(&t, &dir).status.code(), Some(0));
     let name: PathBuf = fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
     fs::remove_file(&name).unwrap();
     let victim = spill.path().join("victim");
@@ -523,7 +518,7 @@ fn a_link_at_the_final_name_is_never_written_through() {
         );
         return;
     }
-    let out = t.run(&args);
+    let out = capped_glob(&t, &dir);
     assert_out(
         &out,
         0,
