@@ -194,8 +194,9 @@ fn pages_with_context_show_each_match_with_its_context_once() {
 fn files_and_count_pages_are_whole_too() {
     let t = tree();
     for mode in ["files", "count"] {
-        let whole = entries(&stdout(&t.run(&["grep", "hit", "--output", mode])), true);
-        assert_eq!(whole.len(), 12);
+        let text = stdout(&t.run(&["grep", "hit", "--output", mode]));
+        let whole = entries(&text, true);
+        assert_eq!(whole.len(), 12, "{mode}: {text}");
         let texts = pages(&t, &["grep", "hit", "--output", mode], 5);
         let paged: Vec<String> = texts.iter().flat_map(|p| entries(p, true)).collect();
         assert_eq!(paged, whole, "{mode}");
