@@ -8,7 +8,6 @@
 //! did not hold.
 
 use std::fs;
-use std::io::Write as _;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
@@ -284,6 +283,8 @@ fn sigpipe_is_ignored_and_the_search_completes() {
 /// the real rg.
 #[cfg(any(target_os = "linux", target_os = "freebsd"))]
 fn sigkill_takes_rg_along(args: &[&str], stdin: &[u8]) {
+    use std::io::Write as _;
+
     let t = TestDir::new();
     let marker = t.path().join("started");
     let pid_file = t.path().join("rg.pid");
