@@ -51,6 +51,10 @@ mod docs;
 mod modes;
 // Stable pages: offset and limit, headers, next-page lines, past the end.
 mod pages;
+// The three output modes agree on every kind of path: a property over
+// generated trees, paths and options (symbolic links: Unix).
+#[cfg(unix)]
+mod agree;
 // Windows (SPEC §10): the Job Object, console events, a planted rg.exe,
 // separators, the command line rg receives.
 #[cfg(windows)]
