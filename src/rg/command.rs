@@ -282,15 +282,16 @@ pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
 /// silently otherwise, so a log with one stray NUL reads as "no match");
 /// their `end` records then carry a `binary_offset`, and grep lists them
 /// without their lines (SPEC §2). `output` files and count print rg's own
-/// `--files-with-matches` and `--count` listings, NUL after each path; a
-/// count of a multiline search reads `--json`'s per-file `matched_lines`,
+/// `--files-with-matches` and `--count` listings, NUL after each path
+/// (`--with-filename`: rg prints a bare number for a search of one file,
+/// and one file is a tree of one file, SPEC §3a); a count of a multiline search reads `--json`'s per-file `matched_lines`,
 /// since rg's `--count` counts a match that spans lines once.
 pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
     let output: &[&'static str] = match r.output {
         Output::Content => &["--json", "--binary"],
         Output::Files => &["--files-with-matches", "--null", "--binary"],
         Output::Count if r.multiline => &["--json", "--binary"],
-        Output::Count => &["--count", "--null", "--binary"],
+        Output::Count => &["--count", "--with-filename", "--null", "--binary"],
     };
     let mut line = grep_words(rg, output, r);
     push_path(&mut line, r.path.as_deref());
