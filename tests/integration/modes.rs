@@ -419,7 +419,10 @@ fn explain_shows_the_flags() {
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains(&format!("--count --with-filename --null --binary --regexp={}", quoted("x"))),
+        stderr.contains(&format!(
+            "--count --with-filename --null --binary --regexp={}",
+            quoted("x")
+        )),
         "{stderr}"
     );
 }
