@@ -21,7 +21,6 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'dsh-search' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
             [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
@@ -49,9 +48,9 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             break
         }
         'dsh-search;glob' {
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js''')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Entries of the ordered result to skip before the page (the next page''s offset is printed)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Entries on the page (at most the cap)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
             [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
@@ -65,6 +64,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match regardless of case')
             [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match regardless of case')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (a linked directory is searched too)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (a linked directory is searched too)')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
             [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -73,17 +74,18 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
         }
         'dsh-search;grep' {
             [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}''')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js''')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print: matched lines (content), the files that match (files), or matches per file (count)')
-            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (0-10; output content)')
-            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Lines of context before each match (0-10; wins over --context)')
-            [CompletionResult]::new('--before', '--before', [CompletionResultType]::ParameterName, 'Lines of context before each match (0-10; wins over --context)')
-            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Lines of context after each match (0-10; wins over --context)')
-            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Lines of context after each match (0-10; wins over --context)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (0-100; output content)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (0-100; output content)')
+            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Lines of context before each match (0-100; wins over --context)')
+            [CompletionResult]::new('--before', '--before', [CompletionResultType]::ParameterName, 'Lines of context before each match (0-100; wins over --context)')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Lines of context after each match (0-100; wins over --context)')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Lines of context after each match (0-100; wins over --context)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Search only files of one ripgrep file type, such as rust or py (rg --type-list)')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Search only files of one ripgrep file type, such as rust or py (rg --type-list)')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Entries of the ordered result to skip before the page (the next page''s offset is printed)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Entries on the page (at most the cap)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
             [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
@@ -101,6 +103,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--literal', '--literal', [CompletionResultType]::ParameterName, 'Search for the pattern as written, not as a regex')
             [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Let a match span lines (''.'' matches a newline too); each of its lines is shown')
             [CompletionResult]::new('--multiline', '--multiline', [CompletionResultType]::ParameterName, 'Let a match span lines (''.'' matches a newline too); each of its lines is shown')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (a linked directory is searched too)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links (a linked directory is searched too)')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
             [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -108,7 +112,6 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             break
         }
         'dsh-search;call' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
             [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
@@ -127,7 +130,6 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             break
         }
         'dsh-search;schema' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
             [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
@@ -146,7 +148,6 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             break
         }
         'dsh-search;mcp' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
             [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
@@ -166,7 +167,6 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
         }
         'dsh-search;generate' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory that receives man/ and completions/')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
             [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
             [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')

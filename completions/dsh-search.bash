@@ -65,17 +65,13 @@ _dsh__search() {
 
     case "${cmd}" in
         dsh__search)
-            opts="-C -h -V --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help --version glob grep call schema mcp generate help"
+            opts="-h -V --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help --version glob grep call schema mcp generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --cwd)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -127,17 +123,13 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__call)
-            opts="-C -h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help glob grep"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help glob grep"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --cwd)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -189,7 +181,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__generate)
-            opts="-C -h --out-dir --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-h --out-dir --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -200,10 +192,6 @@ _dsh__search() {
                     return 0
                     ;;
                 --cwd)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -255,12 +243,16 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__glob)
-            opts="-i -C -h --ignore-case --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-i -L -h --exclude --ignore-case --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --offset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -270,10 +262,6 @@ _dsh__search() {
                     return 0
                     ;;
                 --cwd)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -325,7 +313,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__grep)
-            opts="-B -A -i -F -U -t -C -h --include --output --context --before --after --ignore-case --literal --multiline --type --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-C -B -A -i -F -U -t -L -h --include --exclude --output --context --before --after --ignore-case --literal --multiline --type --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -335,11 +323,19 @@ _dsh__search() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "content files count" -- "${cur}"))
                     return 0
                     ;;
                 --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -376,10 +372,6 @@ _dsh__search() {
                     return 0
                     ;;
                 --cwd)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -543,17 +535,13 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__mcp)
-            opts="-C -h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --cwd)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -605,17 +593,13 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__schema)
-            opts="-C -h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --cwd)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

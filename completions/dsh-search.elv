@@ -18,7 +18,6 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
     }
     var completions = [
         &'dsh-search'= {
-            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --glob-max-results 'Paths one glob shows inline'
             cand --grep-max-matches 'Matched lines one grep shows inline'
@@ -45,9 +44,9 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'dsh-search;glob'= {
+            cand --exclude 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js'''
             cand --offset 'Entries of the ordered result to skip before the page (the next page''s offset is printed)'
             cand --limit 'Entries on the page (at most the cap)'
-            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --glob-max-results 'Paths one glob shows inline'
             cand --grep-max-matches 'Matched lines one grep shows inline'
@@ -61,6 +60,8 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand -i 'Match regardless of case'
             cand --ignore-case 'Match regardless of case'
+            cand -L 'Follow symbolic links (a linked directory is searched too)'
+            cand --follow 'Follow symbolic links (a linked directory is searched too)'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
             cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
@@ -68,17 +69,18 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
         }
         &'dsh-search;grep'= {
             cand --include 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}'''
+            cand --exclude 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js'''
             cand --output 'What to print: matched lines (content), the files that match (files), or matches per file (count)'
-            cand --context 'Lines of context before and after each match (0-10; output content)'
-            cand -B 'Lines of context before each match (0-10; wins over --context)'
-            cand --before 'Lines of context before each match (0-10; wins over --context)'
-            cand -A 'Lines of context after each match (0-10; wins over --context)'
-            cand --after 'Lines of context after each match (0-10; wins over --context)'
+            cand -C 'Lines of context before and after each match (0-100; output content)'
+            cand --context 'Lines of context before and after each match (0-100; output content)'
+            cand -B 'Lines of context before each match (0-100; wins over --context)'
+            cand --before 'Lines of context before each match (0-100; wins over --context)'
+            cand -A 'Lines of context after each match (0-100; wins over --context)'
+            cand --after 'Lines of context after each match (0-100; wins over --context)'
             cand -t 'Search only files of one ripgrep file type, such as rust or py (rg --type-list)'
             cand --type 'Search only files of one ripgrep file type, such as rust or py (rg --type-list)'
             cand --offset 'Entries of the ordered result to skip before the page (the next page''s offset is printed)'
             cand --limit 'Entries on the page (at most the cap)'
-            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --glob-max-results 'Paths one glob shows inline'
             cand --grep-max-matches 'Matched lines one grep shows inline'
@@ -96,13 +98,14 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --literal 'Search for the pattern as written, not as a regex'
             cand -U 'Let a match span lines (''.'' matches a newline too); each of its lines is shown'
             cand --multiline 'Let a match span lines (''.'' matches a newline too); each of its lines is shown'
+            cand -L 'Follow symbolic links (a linked directory is searched too)'
+            cand --follow 'Follow symbolic links (a linked directory is searched too)'
             cand --explain 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome'
             cand --mcp-structured 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'dsh-search;call'= {
-            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --glob-max-results 'Paths one glob shows inline'
             cand --grep-max-matches 'Matched lines one grep shows inline'
@@ -120,7 +123,6 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'dsh-search;schema'= {
-            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --glob-max-results 'Paths one glob shows inline'
             cand --grep-max-matches 'Matched lines one grep shows inline'
@@ -138,7 +140,6 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'dsh-search;mcp'= {
-            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --glob-max-results 'Paths one glob shows inline'
             cand --grep-max-matches 'Matched lines one grep shows inline'
@@ -157,7 +158,6 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
         }
         &'dsh-search;generate'= {
             cand --out-dir 'Directory that receives man/ and completions/'
-            cand -C 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
             cand --glob-max-results 'Paths one glob shows inline'
             cand --grep-max-matches 'Matched lines one grep shows inline'

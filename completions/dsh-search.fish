@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_dsh_search_global_optspecs
-    string join \n C/cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain mcp-structured glob-sort= h/help V/version
+    string join \n cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain mcp-structured glob-sort= h/help V/version
 end
 
 function __fish_dsh_search_needs_command
@@ -24,7 +24,7 @@ function __fish_dsh_search_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c dsh-search -n "__fish_dsh_search_needs_command" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_needs_command" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l glob-max-results -d 'Paths one glob shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
@@ -49,9 +49,10 @@ complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "schema" -d 'P
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "mcp" -d 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "generate" -d 'Write man pages and shell completions (for packagers and the repo)'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l exclude -d 'Leave out files matching ONE glob, such as \'**/tests/**\' or \'*.min.js\'' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l offset -d 'Entries of the ordered result to skip before the page (the next page\'s offset is printed)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l limit -d 'Entries on the page (at most the cap)' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l glob-max-results -d 'Paths one glob shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
@@ -66,20 +67,22 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l glob-sort
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s i -l ignore-case -d 'Match regardless of case'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s L -l follow -d 'Follow symbolic links (a linked directory is searched too)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l include -d 'Search only files matching ONE glob, such as \'*.rs\' or \'*.{ts,tsx}\'' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l exclude -d 'Leave out files matching ONE glob, such as \'**/tests/**\' or \'*.min.js\'' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l output -d 'What to print: matched lines (content), the files that match (files), or matches per file (count)' -r -f -a "content\t''
 files\t''
 count\t''"
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l context -d 'Lines of context before and after each match (0-10; output content)' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s B -l before -d 'Lines of context before each match (0-10; wins over --context)' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s A -l after -d 'Lines of context after each match (0-10; wins over --context)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s C -l context -d 'Lines of context before and after each match (0-100; output content)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s B -l before -d 'Lines of context before each match (0-100; wins over --context)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s A -l after -d 'Lines of context after each match (0-100; wins over --context)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s t -l type -d 'Search only files of one ripgrep file type, such as rust or py (rg --type-list)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l offset -d 'Entries of the ordered result to skip before the page (the next page\'s offset is printed)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l limit -d 'Entries on the page (at most the cap)' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l glob-max-results -d 'Paths one glob shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
@@ -96,10 +99,11 @@ path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s i -l ignore-case -d 'Match regardless of case'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s F -l literal -d 'Search for the pattern as written, not as a regex'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s U -l multiline -d 'Let a match span lines (\'.\' matches a newline too); each of its lines is shown'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s L -l follow -d 'Follow symbolic links (a linked directory is searched too)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l glob-max-results -d 'Paths one glob shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
@@ -116,7 +120,7 @@ path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l glob-max-results -d 'Paths one glob shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
@@ -133,7 +137,7 @@ path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l glob-max-results -d 'Paths one glob shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
@@ -151,7 +155,7 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l explain -d
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l out-dir -d 'Directory that receives man/ and completions/' -r -F
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -s C -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l glob-max-results -d 'Paths one glob shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r

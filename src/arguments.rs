@@ -245,7 +245,11 @@ mod tests {
             }
         );
         let cases = [
-            (r#"{"pattern":"x","context":11}"#, "context", "from 0 to 10"),
+            (
+                r#"{"pattern":"x","context":101}"#,
+                "context",
+                "from 0 to 100",
+            ),
             (r#"{"pattern":"x","before":-1}"#, "before", "a whole number"),
             (r#"{"pattern":"x","after":1.5}"#, "after", "a whole number"),
             (r#"{"pattern":"x","limit":0}"#, "limit", "at least 1"),

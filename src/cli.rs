@@ -108,15 +108,10 @@ pub struct Cli {
 #[derive(Debug, Args)]
 #[command(next_display_order = 100)]
 pub struct GlobalArgs {
+    // No short letter: `-C` is context, as in rg and grep.
     /// Directory rg runs in; output paths are shown relative to it
     /// [default: the current directory]
-    #[arg(
-        short = 'C',
-        long,
-        env = "DSH_SEARCH_CWD",
-        value_name = "DIR",
-        global = true
-    )]
+    #[arg(long, env = "DSH_SEARCH_CWD", value_name = "DIR", global = true)]
     pub cwd: Option<PathBuf>,
 
     #[command(flatten)]

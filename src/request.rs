@@ -35,6 +35,11 @@ impl Request {
         let pattern = values.text("pattern").unwrap_or_default();
         let path = values.text("path");
         let ignore_case = values.switch("ignore_case");
+        let follow = values.switch("follow");
+        let exclude = values
+            .text("exclude")
+            .map(|glob| check_glob_filter("exclude", glob))
+            .transpose()?;
         let page = Page {
             offset: count(number(tool, &mut values, "offset")?.unwrap_or(0)),
             limit: number(tool, &mut values, "limit")?.map(count),
@@ -43,6 +48,8 @@ impl Request {
             Tool::Glob => {
                 let r = GlobRequest {
                     ignore_case,
+                    exclude,
+                    follow,
                     page,
                     ..GlobRequest::new(pattern, path)?
                 };
@@ -75,6 +82,8 @@ impl Request {
                 r.literal = values.switch("literal");
                 r.multiline = values.switch("multiline");
                 r.file_type = file_type(values.text("type"))?;
+                r.exclude = exclude;
+                r.follow = follow;
                 r.page = page;
                 (Self::Grep(r), moot)
             }
@@ -89,10 +98,16 @@ pub struct GlobRequest {
     pub path: Option<String>,
     /// `--iglob`: match paths regardless of case.
     pub ignore_case: bool,
+    /// One glob of paths left out (`--glob=!<exclude>`, after the others).
+    pub exclude: Option<String>,
+    /// Follow symbolic links (`--follow`).
+    pub follow: bool,
     pub page: Page,
 }
 
 /// `grep PATTERN [PATH] [--include GLOB] …`: lines matching a regex.
+// Each switch is one independent rg flag of the argument table (SPEC §3a).
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GrepRequest {
     pub pattern: String,
@@ -108,6 +123,10 @@ pub struct GrepRequest {
     pub multiline: bool,
     /// One ripgrep file type (`--type`).
     pub file_type: Option<String>,
+    /// One glob of files left out (`--glob=!<exclude>`, after the others).
+    pub exclude: Option<String>,
+    /// Follow symbolic links (`--follow`).
+    pub follow: bool,
     pub page: Page,
 }
 
@@ -175,6 +194,8 @@ impl GlobRequest {
             pattern,
             path,
             ignore_case: false,
+            exclude: None,
+            follow: false,
             page: Page::default(),
         })
     }
@@ -194,10 +215,9 @@ impl GrepRequest {
             ));
         }
         check_path(path.as_deref())?;
-        let include = include.map(glob_separators);
-        if let Some(include) = include.as_deref() {
-            check_include(include)?;
-        }
+        let include = include
+            .map(|glob| check_glob_filter("include", glob))
+            .transpose()?;
         Ok(Self {
             pattern,
             path,
@@ -208,6 +228,8 @@ impl GrepRequest {
             literal: false,
             multiline: false,
             file_type: None,
+            exclude: None,
+            follow: false,
             page: Page::default(),
         })
     }
@@ -306,27 +328,36 @@ fn check_path(path: Option<&str>) -> Result<(), ArgumentError> {
     Ok(())
 }
 
-fn check_include(include: &str) -> Result<(), ArgumentError> {
-    no_nul("include", include)?;
-    if include.trim().is_empty() {
-        return Err(ArgumentError::new(
-            "include",
+/// `include` or `exclude` (SPEC §3, §3a): ONE glob, as rg on this OS
+/// reads it, not blank, not negated, no list.
+fn check_glob_filter(field: &'static str, glob: String) -> Result<String, ArgumentError> {
+    let glob = glob_separators(glob);
+    no_nul(field, &glob)?;
+    let (blank, negated) = match field {
+        "include" => (
             "include must not be blank; omit it to search every file, or pass one glob such as *.rs",
-        ));
+            "include must be one positive glob and must not start with '!'; to leave files out, pass exclude",
+        ),
+        _ => (
+            "exclude must not be blank; omit it, or pass one glob of files to leave out such as **/tests/**",
+            "exclude must be one glob without '!': it already names what to leave out, such as **/tests/**",
+        ),
+    };
+    if glob.trim().is_empty() {
+        return Err(ArgumentError::new(field, blank));
     }
-    if include.starts_with('!') {
+    if glob.starts_with('!') {
+        return Err(ArgumentError::new(field, negated));
+    }
+    if has_top_level_comma(&glob) {
         return Err(ArgumentError::new(
-            "include",
-            "include must be one positive glob and must not start with '!'; to skip files, narrow path or the include glob instead",
+            field,
+            format!(
+                "{field} must be ONE glob, not a comma-separated list; use brace alternation such as *.{{ts,tsx}}"
+            ),
         ));
     }
-    if has_top_level_comma(include) {
-        return Err(ArgumentError::new(
-            "include",
-            "include must be ONE glob, not a comma-separated list; use brace alternation such as *.{ts,tsx}",
-        ));
-    }
-    Ok(())
+    Ok(glob)
 }
 
 /// True when `glob` has a `,` outside every `{…}` group. Backslash escapes

@@ -84,10 +84,23 @@ pub fn output_schema(tool: Tool) -> Value {
         "type": "object",
         "required": ["kind", "count"],
         "properties": {
-            "kind": {"enum": ["ignored", "case", "remainder"]},
+            "kind": {"enum": ["ignored", "case", "links", "remainder"]},
             "count": count,
             "complete": {"type": "boolean"},
-            "examples": strings,
+            // Paths; for `links`, each path with the link it was reached
+            // through and the link's target.
+            "examples": {"type": "array", "items": {"anyOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "required": ["path", "link", "target"],
+                    "properties": {
+                        "path": {"type": "string"},
+                        "link": {"type": "string"},
+                        "target": {"type": "string"}
+                    }
+                }
+            ]}},
             "path": {"type": "string"},
             "places": {
                 "type": "array",
@@ -442,6 +455,22 @@ mod tests {
                 count: 1,
                 complete: true,
                 examples: vec!["A.rs".into()],
+            },
+            Hint::Links {
+                count: 2,
+                complete: true,
+                examples: vec![
+                    crate::search::report::Linked {
+                        path: "docs/a.md".into(),
+                        link: "docs".into(),
+                        target: "../shared/docs".into(),
+                    },
+                    crate::search::report::Linked {
+                        path: "b.md".into(),
+                        link: "b.md".into(),
+                        target: "/elsewhere/b.md".into(),
+                    },
+                ],
             },
         ];
         r

@@ -69,7 +69,7 @@ impl Argument {
 /// grep's `output` modes (SPEC §3a), the default first.
 pub const OUTPUT_MODES: [&str; 3] = ["content", "files", "count"];
 /// The most context lines on either side of a match.
-pub const MAX_CONTEXT: u64 = 10;
+pub const MAX_CONTEXT: u64 = 100;
 
 /// Lines of context (`context`, `before`, `after`).
 const CONTEXT_LINES: ArgKind = ArgKind::Number {
@@ -86,6 +86,29 @@ const IGNORE_CASE: Argument = Argument {
     short: Some('i'),
     help: "Match regardless of case",
     description: "Match regardless of case",
+};
+
+/// `exclude` (SPEC §3a): one glob whose matches are left out, after every
+/// other glob so it wins over include.
+const EXCLUDE: Argument = Argument {
+    name: "exclude",
+    kind: ArgKind::Text { value_name: "GLOB" },
+    required: false,
+    positional: false,
+    short: None,
+    help: "Leave out files matching ONE glob, such as '**/tests/**' or '*.min.js'",
+    description: "One glob of files to leave out, such as **/tests/** or *.min.js",
+};
+
+/// `follow` (SPEC §3a): rg's `--follow`.
+const FOLLOW: Argument = Argument {
+    name: "follow",
+    kind: ArgKind::Switch,
+    required: false,
+    positional: false,
+    short: Some('L'),
+    help: "Follow symbolic links (a linked directory is searched too)",
+    description: "Follow symbolic links",
 };
 
 const OFFSET: Argument = Argument {
@@ -116,7 +139,7 @@ const LIMIT: Argument = Argument {
     description: "Entries on the page (at most the cap)",
 };
 
-const GLOB_ARGUMENTS: [Argument; 5] = [
+const GLOB_ARGUMENTS: [Argument; 7] = [
     Argument {
         name: "pattern",
         kind: ArgKind::Text {
@@ -137,12 +160,14 @@ const GLOB_ARGUMENTS: [Argument; 5] = [
         help: "Directory to search [default: the workdir]",
         description: "Directory to search; omit to search the workdir",
     },
+    EXCLUDE,
     IGNORE_CASE,
+    FOLLOW,
     OFFSET,
     LIMIT,
 ];
 
-const GREP_ARGUMENTS: [Argument; 13] = [
+const GREP_ARGUMENTS: [Argument; 15] = [
     Argument {
         name: "pattern",
         kind: ArgKind::Text {
@@ -172,6 +197,7 @@ const GREP_ARGUMENTS: [Argument; 13] = [
         help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
         description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
     },
+    EXCLUDE,
     Argument {
         name: "output",
         kind: ArgKind::Choice {
@@ -189,8 +215,8 @@ const GREP_ARGUMENTS: [Argument; 13] = [
         kind: CONTEXT_LINES,
         required: false,
         positional: false,
-        short: None,
-        help: "Lines of context before and after each match (0-10; output content)",
+        short: Some('C'),
+        help: "Lines of context before and after each match (0-100; output content)",
         description: "Lines shown before and after each match (content only)",
     },
     Argument {
@@ -199,7 +225,7 @@ const GREP_ARGUMENTS: [Argument; 13] = [
         required: false,
         positional: false,
         short: Some('B'),
-        help: "Lines of context before each match (0-10; wins over --context)",
+        help: "Lines of context before each match (0-100; wins over --context)",
         description: "Lines shown before each match; overrides context",
     },
     Argument {
@@ -208,7 +234,7 @@ const GREP_ARGUMENTS: [Argument; 13] = [
         required: false,
         positional: false,
         short: Some('A'),
-        help: "Lines of context after each match (0-10; wins over --context)",
+        help: "Lines of context after each match (0-100; wins over --context)",
         description: "Lines shown after each match; overrides context",
     },
     IGNORE_CASE,
@@ -239,6 +265,7 @@ const GREP_ARGUMENTS: [Argument; 13] = [
         help: "Search only files of one ripgrep file type, such as rust or py (rg --type-list)",
         description: "Ripgrep file type to search, such as rust, py or ts",
     },
+    FOLLOW,
     OFFSET,
     LIMIT,
 ];

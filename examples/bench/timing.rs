@@ -1,11 +1,11 @@
 //! The timing harness: the cases, the commands they run, timing, peak RSS,
 //! and the Markdown table with its footnotes.
 //!
-//! `bench run DIR` first runs each case once as `dsh-search --explain -C DIR
+//! `bench run DIR` first runs each case once as `dsh-search --explain --cwd DIR
 //! ARGS` and takes from its account the exact `sh -c` script dsh-search runs
 //! and the raw-output cap; the raw rg command a case is compared with is
 //! derived from that script ([`Derive`]), so nothing of dsh-search's command
-//! line is rebuilt here. Then it times, per case, dsh-search (`-C DIR`) and
+//! line is rebuilt here. Then it times, per case, dsh-search (`--cwd DIR`) and
 //! the raw command (run under `sh -c` with DIR as current dir): one warm-up
 //! round, then `--runs` rounds in which the commands alternate (case A dsh,
 //! case A raw, case B dsh, …), stdout to /dev/null, wall time from spawn to
@@ -62,7 +62,7 @@ enum Derive {
 
 struct Case {
     name: String,
-    /// Arguments after `dsh-search -C DIR`.
+    /// Arguments after `dsh-search --cwd DIR`.
     dsh: Vec<String>,
     derive: Derive,
     cwd: PathBuf,
@@ -162,7 +162,7 @@ struct Prepared {
     unsorted: Option<String>,
 }
 
-/// Run the case once as `dsh-search --explain -C DIR ARGS` (stdout to
+/// Run the case once as `dsh-search --explain --cwd DIR ARGS` (stdout to
 /// /dev/null) and read its account from stderr.
 fn explain(bin: &Path, case: &Case) -> Result<Explained> {
     let invocation = Invocation::explain(bin, case);
@@ -303,19 +303,19 @@ struct Invocation<'a> {
 }
 
 impl<'a> Invocation<'a> {
-    /// `dsh-search -C DIR ARGS`.
+    /// `dsh-search --cwd DIR ARGS`.
     fn dsh(bin: &'a Path, case: &'a Case) -> Self {
         Self::dsh_with(bin, &[], case)
     }
 
-    /// `dsh-search --explain -C DIR ARGS`.
+    /// `dsh-search --explain --cwd DIR ARGS`.
     fn explain(bin: &'a Path, case: &'a Case) -> Self {
         Self::dsh_with(bin, &["--explain"], case)
     }
 
     fn dsh_with(bin: &'a Path, global: &[&str], case: &'a Case) -> Self {
         let mut args: Vec<OsString> = global.iter().map(OsString::from).collect();
-        args.extend(["-C".into(), case.cwd.clone().into_os_string()]);
+        args.extend(["--cwd".into(), case.cwd.clone().into_os_string()]);
         args.extend(case.dsh.iter().map(OsString::from));
         Self {
             program: bin.as_os_str(),
@@ -676,8 +676,8 @@ fn footnotes(cases: &[Prepared]) -> Result<String> {
          Exit: every dsh-search run of a case must exit with the code its `--explain` run \
          reported; the raw commands may exit 0 or 1 (rg's own: found, found nothing).\
          {overflow}\n\n\
-         Commands: `dsh-search -C DIR ARGS`; each raw command is derived from the script on \
-         the `sh -c:` line that `dsh-search --explain -C DIR ARGS` prints, and runs under \
+         Commands: `dsh-search --cwd DIR ARGS`; each raw command is derived from the script on \
+         the `sh -c:` line that `dsh-search --explain --cwd DIR ARGS` prints, and runs under \
          `sh -c` with DIR as current directory and stdout to /dev/null (DIR is the corpus, \
          or for `startup` a directory holding one file). Grep cases: the script without \
          `--binary` (raw `rg --json` skips binary files, as rg does by default; dsh-search \

@@ -124,10 +124,23 @@ enum HintJson<'a> {
         complete: bool,
         examples: &'a [String],
     },
+    Links {
+        count: usize,
+        complete: bool,
+        examples: Vec<LinkedJson<'a>>,
+    },
     Remainder {
         count: usize,
         places: Vec<PlaceJson<'a>>,
     },
+}
+
+/// A path reached through a link, the link, and what it points to.
+#[derive(Debug, Serialize)]
+struct LinkedJson<'a> {
+    path: &'a str,
+    link: &'a str,
+    target: &'a str,
 }
 
 #[derive(Debug, Serialize)]
@@ -308,6 +321,22 @@ fn hint(h: &Hint) -> HintJson<'_> {
             count: *count,
             complete: *complete,
             examples,
+        },
+        Hint::Links {
+            count,
+            complete,
+            examples,
+        } => HintJson::Links {
+            count: *count,
+            complete: *complete,
+            examples: examples
+                .iter()
+                .map(|linked| LinkedJson {
+                    path: &linked.path,
+                    link: &linked.link,
+                    target: &linked.target,
+                })
+                .collect(),
         },
         Hint::Remainder { count, places } => HintJson::Remainder {
             count: *count,

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::request::Ignored;
 use crate::response::{Body, Response};
 use crate::search::report::{
-    Coverage, FileCount, Hint, Items, PageFile, Report, Spill, Unsearched,
+    Coverage, FileCount, Hint, Items, Linked, PageFile, Report, Spill, Unsearched,
 };
 use crate::tool::Tool;
 
@@ -264,6 +264,11 @@ fn hint(h: &Hint, r: &Report) -> String {
                 examples(list)
             )
         }
+        Hint::Links {
+            count: n,
+            complete,
+            examples: list,
+        } => links(tool, *n, *complete, list),
         Hint::Remainder { count: n, places } => {
             let (one, many) = entry_nouns(&r.items);
             let noun = if *n == 1 { one } else { many };
@@ -278,6 +283,48 @@ fn hint(h: &Hint, r: &Report) -> String {
             )
         }
     }
+}
+
+/// The link probe's line: `n` paths (at least, unless `complete`)
+/// reached through links, `list` the first few.
+fn links(tool: Tool, n: usize, complete: bool, list: &[Linked]) -> String {
+    let one = n == 1 && complete;
+    let at_least = if complete { "" } else { "at least " };
+    let (verb, lead, them) = if one {
+        ("matches", ":", "it")
+    } else {
+        ("match", ", e.g.", "them")
+    };
+    let (noun, act) = match (tool, n == 1) {
+        (Tool::Grep, true) => ("file", "search"),
+        (Tool::Grep, false) => ("files", "search"),
+        (Tool::Glob, true) => ("path", "list"),
+        (Tool::Glob, false) => ("paths", "list"),
+    };
+    let reached = if one {
+        "reached through a symbolic link"
+    } else {
+        "reached through symbolic links"
+    };
+    let shown: Vec<String> = list
+        .iter()
+        .map(|linked| {
+            let (path, link) = (escape_path(&linked.path), escape_path(&linked.link));
+            let target = escape_path(&linked.target);
+            // The path is the link itself (a linked file), or lies in a
+            // linked directory.
+            if linked.link == linked.path {
+                format!("{path} (a link to {target})")
+            } else {
+                format!("{path} (via link {link} -> {target})")
+            }
+        })
+        .collect();
+    format!(
+        "(Not searched: {at_least}{} {noun} {reached} {verb}{lead} {}; pass follow: true to {act} {them})",
+        thousands(n),
+        shown.join(", ")
+    )
 }
 
 /// `3750` as `3,750`.

@@ -193,18 +193,31 @@ fn push_windows_arg(line: &mut String, arg: &str) {
 /// the pattern an `--iglob`.
 pub fn glob_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
     let flag = if r.ignore_case { "--iglob=" } else { "--glob=" };
-    let mut line = glob_words(rg, flag, &r.pattern);
+    let mut line = glob_words(rg, flag, r, r.follow);
     push_path(&mut line, root);
     line
 }
 
-fn glob_words(rg: &str, flag: &'static str, pattern: &str) -> Line {
+/// `--files` with the pattern as `flag`, then the exclude after every
+/// other glob (SPEC §3a), and `--follow` when `follow`.
+fn glob_words(rg: &str, flag: &'static str, r: &GlobRequest, follow: bool) -> Line {
     let mut line = Line::new(rg);
     line.flags(&["--no-config", "--files", "--null"]);
-    line.valued(flag, pattern);
+    if follow {
+        line.flag("--follow");
+    }
+    line.valued(flag, &r.pattern);
     line.flags(&["--no-ignore", "--hidden"]);
     push_vcs_excludes(&mut line);
+    push_exclude(&mut line, r.exclude.as_deref());
     line
+}
+
+/// `--glob=!<exclude>`: last, so it wins over every glob before it.
+fn push_exclude(line: &mut Line, exclude: Option<&str>) {
+    if let Some(exclude) = exclude {
+        line.valued("--glob=", &format!("!{exclude}"));
+    }
 }
 
 fn push_vcs_excludes(line: &mut Line) {
@@ -222,6 +235,8 @@ pub enum Probe {
     Ignored,
     /// Match regardless of case (`--ignore-case`; glob: `--iglob`).
     Case,
+    /// Follow symbolic links (`--follow`), for a search without `follow`.
+    Links,
 }
 
 /// A probe of an empty grep: the same search (pattern, include, path and
@@ -246,7 +261,9 @@ pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> Line {
             push_vcs_excludes(&mut line);
         }
         Probe::Case if !r.ignore_case => line.flag("--ignore-case"),
-        Probe::Case => {}
+        Probe::Links if !r.follow => line.flag("--follow"),
+        // Already in the search's own flags.
+        Probe::Case | Probe::Links => {}
     }
     push_path(&mut line, r.path.as_deref());
     line
@@ -269,7 +286,17 @@ pub fn version_line(rg: &str) -> Line {
 /// The case probe of an empty glob: the pattern as `--iglob`, in path
 /// order, walked from `root` as the search was.
 pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
-    let mut line = glob_words(rg, "--iglob=", &r.pattern);
+    let mut line = glob_words(rg, "--iglob=", r, r.follow);
+    line.flag("--sort=path");
+    push_path(&mut line, root);
+    line
+}
+
+/// The link probe of an empty glob: the same search following symbolic
+/// links, in path order, walked from `root` as the search was.
+pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
+    let flag = if r.ignore_case { "--iglob=" } else { "--glob=" };
+    let mut line = glob_words(rg, flag, r, true);
     line.flag("--sort=path");
     push_path(&mut line, root);
     line
@@ -282,15 +309,16 @@ pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
 /// silently otherwise, so a log with one stray NUL reads as "no match");
 /// their `end` records then carry a `binary_offset`, and grep lists them
 /// without their lines (SPEC §2). `output` files and count print rg's own
-/// `--files-with-matches` and `--count` listings, NUL after each path; a
-/// count of a multiline search reads `--json`'s per-file `matched_lines`,
+/// `--files-with-matches` and `--count` listings, NUL after each path
+/// (`--with-filename`: rg prints a bare number for a search of one file,
+/// and one file is a tree of one file, SPEC §3a); a count of a multiline search reads `--json`'s per-file `matched_lines`,
 /// since rg's `--count` counts a match that spans lines once.
 pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
     let output: &[&'static str] = match r.output {
         Output::Content => &["--json", "--binary"],
         Output::Files => &["--files-with-matches", "--null", "--binary"],
         Output::Count if r.multiline => &["--json", "--binary"],
-        Output::Count => &["--count", "--null", "--binary"],
+        Output::Count => &["--count", "--with-filename", "--null", "--binary"],
     };
     let mut line = grep_words(rg, output, r);
     push_path(&mut line, r.path.as_deref());
@@ -298,7 +326,8 @@ pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
 }
 
 /// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
-/// [`--glob=<include>`]: what grep and its probes share.
+/// [`--glob=<include>`] [`--glob=!<exclude>`]: what grep and its probes
+/// share.
 fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
     let mut line = Line::new(rg);
     line.flag("--no-config");
@@ -311,6 +340,9 @@ fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
     }
     if r.multiline {
         line.flags(&["--multiline", "--multiline-dotall"]);
+    }
+    if r.follow {
+        line.flag("--follow");
     }
     if r.output == Output::Content {
         let c = r.context;
@@ -336,6 +368,7 @@ fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
     if let Some(include) = &r.include {
         line.valued("--glob=", include);
     }
+    push_exclude(&mut line, r.exclude.as_deref());
     line
 }
 

@@ -94,11 +94,16 @@ fn result(
         Err((Halt::TimedOut, listing)) => return Err(timed_out(Some(listing))),
         Err((halt, _)) => return Err(halted(halt).into()),
     };
-    // An empty search ignoring case already is the case probe.
-    let hints = if paths.len() == 0 && !r.ignore_case {
+    // An empty search ignoring case already is the case probe; one
+    // following links, the link probe.
+    let hints = if paths.len() == 0 {
         let rg = super::rg_for_line(settings);
-        let probe = (Probe::Case, command::glob_case_line(rg, r, root));
-        hints::probe(&[probe], settings, &workdir, finished.elapsed, budget)
+        let probes = [
+            (!r.ignore_case).then(|| (Probe::Case, command::glob_case_line(rg, r, root))),
+            (!r.follow).then(|| (Probe::Links, command::glob_links_line(rg, r, root))),
+        ];
+        let probes: Vec<_> = probes.into_iter().flatten().collect();
+        hints::probe(&probes, settings, &workdir, finished.elapsed, budget)
     } else {
         Vec::new()
     };

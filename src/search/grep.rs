@@ -193,15 +193,17 @@ fn result(
     } else {
         let rg = super::rg_for_line(settings);
         let workdir = Workdir::new(&settings.workdir);
-        // An empty search ignoring case already is the case probe.
-        let probes: &[Probe] = if r.ignore_case {
-            &[Probe::Ignored]
-        } else {
-            &[Probe::Ignored, Probe::Case]
-        };
+        // An empty search ignoring case already is the case probe; one
+        // following links, the link probe.
+        let probes = [
+            Some(Probe::Ignored),
+            (!r.ignore_case).then_some(Probe::Case),
+            (!r.follow).then_some(Probe::Links),
+        ];
         let lines: Vec<(Probe, Line)> = probes
-            .iter()
-            .map(|&probe| (probe, command::grep_probe_line(rg, probe, r)))
+            .into_iter()
+            .flatten()
+            .map(|probe| (probe, command::grep_probe_line(rg, probe, r)))
             .collect();
         hints::probe(&lines, settings, &workdir, finished.elapsed, budget)
     };

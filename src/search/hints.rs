@@ -19,7 +19,7 @@ use std::time::Duration;
 use super::listing::{self, ListingSink};
 use super::paths::Workdir;
 use super::places::{self, Leaf, parent_bytes, parent_of};
-use super::report::{Hint, Items};
+use super::report::{Hint, Items, Linked};
 use crate::rg::command::{Line, Probe};
 use crate::rg::process::{self, Ending, Exited, Spec};
 use crate::settings::Settings;
@@ -76,6 +76,9 @@ pub fn probe(
         .into_iter()
         .filter_map(|(probe, listed)| {
             let Listed { paths, complete } = listed?;
+            if probe == Probe::Links {
+                return links(&settings.workdir, paths, complete);
+            }
             let count = paths.len();
             let examples: Vec<String> = paths.iter().take(EXAMPLES).cloned().collect();
             Some(match probe {
@@ -85,7 +88,7 @@ pub fn probe(
                     path: path_to_search(&paths),
                     examples,
                 },
-                Probe::Case => Hint::Case {
+                _ => Hint::Case {
                     count,
                     complete,
                     examples,
@@ -93,6 +96,28 @@ pub fn probe(
             })
         })
         .collect()
+}
+
+/// The hint of the link probe: of the paths it listed, those reached
+/// through a symbolic link (each is, unless the tree changed between the
+/// search and the probe: a path with no link on the way is not named, and
+/// none is no hint).
+fn links(workdir: &std::path::Path, paths: Vec<String>, complete: bool) -> Option<Hint> {
+    let linked: Vec<Linked> = paths
+        .into_iter()
+        .filter_map(|path| {
+            let (link, target) = link_on_the_way(workdir, &path)?;
+            Some(Linked { path, link, target })
+        })
+        .collect();
+    if linked.is_empty() {
+        return None;
+    }
+    Some(Hint::Links {
+        count: linked.len(),
+        complete,
+        examples: linked.into_iter().take(EXAMPLES).collect(),
+    })
 }
 
 /// The paths a probe listed (displayed), and whether that is all of them.
@@ -118,6 +143,41 @@ fn paths(spec: &Spec<'_>, workdir: &Workdir) -> Option<Listed> {
         .map(|p| String::from_utf8_lossy(&workdir.display(p)).into_owned())
         .collect();
     (!paths.is_empty()).then_some(Listed { paths, complete })
+}
+
+/// The first component of `path` (displayed: relative to `workdir`, or
+/// absolute) that is a symbolic link, spelled as `path` spells it, and
+/// what it points to. Windows: rg prints `\`, the display `/`; either
+/// separates here.
+fn link_on_the_way(workdir: &std::path::Path, path: &str) -> Option<(String, String)> {
+    let bytes = path.as_bytes();
+    let ends = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'/' && i > 0)
+        .map(|(i, _)| i)
+        .chain(std::iter::once(bytes.len()));
+    for end in ends {
+        // A prefix that ends before a '/' or at the end is on a character
+        // boundary.
+        let prefix = &path[..end];
+        if prefix.ends_with('/') || prefix == "." || prefix == ".." {
+            continue;
+        }
+        let full = workdir.join(prefix);
+        let is_link = std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink());
+        if is_link {
+            let target = std::fs::read_link(&full).ok()?;
+            let target = target.to_string_lossy();
+            let target = if cfg!(windows) {
+                target.replace('\\', "/")
+            } else {
+                target.into_owned()
+            };
+            return Some((prefix.to_owned(), target));
+        }
+    }
+    None
 }
 
 /// What to pass as `path` to search `paths` (rg searches a path given

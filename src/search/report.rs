@@ -198,12 +198,32 @@ pub enum Hint {
         complete: bool,
         examples: Vec<String>,
     },
+    /// An empty search without `follow`, and the same search following
+    /// symbolic links finds these: how many, and the first few in path
+    /// order, each with the link it was reached through.
+    Links {
+        count: usize,
+        complete: bool,
+        examples: Vec<Linked>,
+    },
     /// A capped result: how many results the page left out, and the
     /// places (directories for glob, files for grep) most of them are in.
     Remainder {
         count: usize,
         places: Vec<(String, usize)>,
     },
+}
+
+/// A path reached through a symbolic link (SPEC §4a).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Linked {
+    /// The path, displayed as the search displays paths.
+    pub path: String,
+    /// The link on the way to it: the path's first component that is a
+    /// link, spelled as the path spells it.
+    pub link: String,
+    /// What the link points to, as it was written.
+    pub target: String,
 }
 
 /// What became of the complete result of a capped search.

@@ -230,7 +230,7 @@ const EMPTY_GREP: &str =
     "Error: grep pattern must not be empty; pass a ripgrep regex such as fn main\n";
 const BLANK_PATH: &str = "Error: path must not be blank; omit it to search the workdir\n";
 const BLANK_INCLUDE: &str = "Error: include must not be blank; omit it to search every file, or pass one glob such as *.rs\n";
-const NEGATED_INCLUDE: &str = "Error: include must be one positive glob and must not start with '!'; to skip files, narrow path or the include glob instead\n";
+const NEGATED_INCLUDE: &str = "Error: include must be one positive glob and must not start with '!'; to leave files out, pass exclude\n";
 const COMMA_INCLUDE: &str = "Error: include must be ONE glob, not a comma-separated list; use brace alternation such as *.{ts,tsx}\n";
 
 /// A tree in which every rejected call would have found something.
@@ -343,11 +343,11 @@ fn argument_errors_come_before_any_search() {
     // The workdir does not exist, yet the argument error is what is reported.
     let t = tree();
     assert_out(
-        &t.run(&["-C", "missing", "grep", "hit", "--include", "a,b"]),
+        &t.run(&["--cwd", "missing", "grep", "hit", "--include", "a,b"]),
         2,
         COMMA_INCLUDE,
     );
-    assert_out(&t.run(&["-C", "missing", "glob", "!x"]), 2, NEGATED_GLOB);
+    assert_out(&t.run(&["--cwd", "missing", "glob", "!x"]), 2, NEGATED_GLOB);
 }
 
 // ---- numbers: at least 1, else a usage error naming the option ----

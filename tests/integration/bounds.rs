@@ -359,7 +359,7 @@ fn a_relative_rg_is_the_callers_not_the_workdirs() {
     let out = t
         .cmd()
         .current_dir(&caller)
-        .args(["-C", &repo, "--rg", "./rg", "grep", "needle"])
+        .args(["--cwd", &repo, "--rg", "./rg", "grep", "needle"])
         .output()
         .unwrap();
     assert_out(
@@ -375,7 +375,7 @@ fn a_relative_rg_is_the_callers_not_the_workdirs() {
     let out = t
         .cmd()
         .current_dir(&caller)
-        .args(["-C", &repo, "--rg", "./rg", "grep", "needle"])
+        .args(["--cwd", &repo, "--rg", "./rg", "grep", "needle"])
         .output()
         .unwrap();
     assert_out(&out, 0, "Found 1 match\n\na.txt\nLine 1: needle\n");
@@ -393,7 +393,13 @@ fn path_lookup_skips_empty_and_relative_entries() {
         .cmd()
         .env("PATH", &path)
         .env_remove("DSH_SEARCH_RG")
-        .args(["-C", &repo.to_string_lossy(), "--explain", "grep", "needle"])
+        .args([
+            "--cwd",
+            &repo.to_string_lossy(),
+            "--explain",
+            "grep",
+            "needle",
+        ])
         .output()
         .unwrap();
     assert_out(&out, 0, "Found 1 match\n\na.txt\nLine 1: needle\n");
@@ -445,7 +451,7 @@ fn run_installed(exe: &Path, path: &str, rg: Option<&str>, repo: &str) -> Ran {
         cmd.env("DSH_SEARCH_RG", rg);
     }
     let output = cmd
-        .args(["-C", repo, "--explain", "grep", "needle"])
+        .args(["--cwd", repo, "--explain", "grep", "needle"])
         .output()
         .unwrap();
     Ran {

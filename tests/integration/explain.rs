@@ -178,7 +178,7 @@ fn an_error() {
             "  exit:     3",
         ],
     );
-    let e = explained(&t, &["-C", "/nonexistent/dsh", "glob", "*"]);
+    let e = explained(&t, &["--cwd", "/nonexistent/dsh", "glob", "*"]);
     assert_lines(
         &e,
         &[

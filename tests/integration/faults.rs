@@ -912,7 +912,7 @@ fn command_line_too_long_is_exit_4() {
 #[test]
 fn missing_workdir_is_exit_4() {
     let t = TestDir::new();
-    let out = t.run(&["-C", "/nonexistent/dir", "grep", "x"]);
+    let out = t.run(&["--cwd", "/nonexistent/dir", "grep", "x"]);
     assert_out(
         &out,
         4,
@@ -926,7 +926,7 @@ fn workdir_that_is_a_file_is_exit_4() {
     let file = t.write("plain.txt", "x\n");
     let file = file.to_string_lossy().into_owned();
     assert_out(
-        &t.run(&["-C", &file, "glob", "*"]),
+        &t.run(&["--cwd", &file, "glob", "*"]),
         4,
         &format!(
             "Error: glob cannot run: the workdir {file} is not a directory. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.\n"

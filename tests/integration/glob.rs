@@ -292,13 +292,13 @@ fn a_workdir_inside_a_vcs_directory_lists_nothing() {
     t.write(".hg/store/data", "");
     t.write("a.txt", "");
     for dir in [".git", ".git/objects", ".git/objects/ab", ".hg/store"] {
-        assert_out(&t.run(&["-C", dir, "glob", "**"]), 1, "No files found\n");
-        assert_out(&t.run(&["-C", dir, "glob", "*"]), 1, "No files found\n");
+        assert_out(&t.run(&["--cwd", dir, "glob", "**"]), 1, "No files found\n");
+        assert_out(&t.run(&["--cwd", dir, "glob", "*"]), 1, "No files found\n");
     }
     let abs = t.path().join(".git");
     let out = t
         .cmd()
-        .args(["glob", "**", "-C"])
+        .args(["glob", "**", "--cwd"])
         .arg(&abs)
         .output()
         .unwrap();
@@ -343,17 +343,17 @@ fn a_relative_path_argument_limits_the_search() {
 fn a_path_argument_relative_to_the_cwd_option() {
     let t = tree(&[("src/a.rs", 2), ("src/deep/b.rs", 1), ("other/c.rs", 3)]);
     assert_out(
-        &t.run(&["-C", "src", "glob", "*.rs", "deep"]),
+        &t.run(&["--cwd", "src", "glob", "*.rs", "deep"]),
         0,
         "deep/b.rs\n",
     );
     assert_out(
-        &t.run(&["-C", "src", "glob", "*.rs"]),
+        &t.run(&["--cwd", "src", "glob", "*.rs"]),
         0,
         "a.rs\ndeep/b.rs\n",
     );
     assert_out(
-        &t.run(&["-C", "src", "glob", "*.rs", "../other"]),
+        &t.run(&["--cwd", "src", "glob", "*.rs", "../other"]),
         0,
         "../other/c.rs\n",
     );
@@ -375,7 +375,7 @@ fn an_absolute_path_inside_the_workdir_is_shown_relative() {
     // With -C, relative to that workdir.
     let out = t
         .cmd()
-        .args(["-C", "src", "glob", "*.rs"])
+        .args(["--cwd", "src", "glob", "*.rs"])
         .arg(&src)
         .output()
         .unwrap();
@@ -549,7 +549,14 @@ fn a_literal_directory_prefix_is_walked_from_there_with_the_same_listing() {
     ] {
         let out = t.run(&["--glob-sort", "path", "glob", pattern]);
         let want = rg_listing(&t, pattern);
-        let want = if want.is_empty() {
+        let want = if pattern == "srclink/**" {
+            // Nothing without following links; the link probe says so.
+            let src = t.path().join("src");
+            let via = format!("(via link srclink -> {})", src.display());
+            format!(
+                "No files found\n\n(Not searched: 7 paths reached through symbolic links match, e.g. srclink/lib/.hidden/c.rs {via}, srclink/lib/a.rs {via}, srclink/lib/deep/b.rs {via}; pass follow: true to list them)\n"
+            )
+        } else if want.is_empty() {
             "No files found\n".to_owned()
         } else {
             want

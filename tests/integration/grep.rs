@@ -591,13 +591,13 @@ fn the_cwd_option_sets_the_workdir_relative_or_absolute() {
     t.write("proj/b.rs", "hit b\n");
     t.write("elsewhere.rs", "hit elsewhere\n");
     let want = "Found 2 matches\n\nb.rs\nLine 1: hit b\n\nsrc/a.rs\nLine 1: hit a\n";
-    assert_out(&t.run(&["-C", "proj", "grep", "hit"]), 0, want);
+    assert_out(&t.run(&["--cwd", "proj", "grep", "hit"]), 0, want);
     assert_out(&t.run(&["grep", "hit", "--cwd", "proj"]), 0, want);
     assert_out(&t.run(&["--cwd=proj", "grep", "hit"]), 0, want);
     let abs = t.path().join("proj");
     let out = t
         .cmd()
-        .arg("-C")
+        .arg("--cwd")
         .arg(&abs)
         .args(["grep", "hit"])
         .output()
@@ -606,7 +606,7 @@ fn the_cwd_option_sets_the_workdir_relative_or_absolute() {
     // An absolute path inside that workdir is shown relative to it.
     let out = t
         .cmd()
-        .arg("-C")
+        .arg("--cwd")
         .arg(&abs)
         .args(["grep", "hit"])
         .arg(abs.join("src"))
@@ -617,7 +617,7 @@ fn the_cwd_option_sets_the_workdir_relative_or_absolute() {
     let out = t
         .cmd()
         .current_dir(abs.join("src"))
-        .arg("-C")
+        .arg("--cwd")
         .arg(&abs)
         .args(["grep", "hit"])
         .output()
@@ -634,7 +634,7 @@ fn the_cwd_option_sets_the_workdir_relative_or_absolute() {
     let out = t
         .cmd()
         .env("DSH_SEARCH_CWD", "proj/src")
-        .args(["grep", "hit", "-C", "proj"])
+        .args(["grep", "hit", "--cwd", "proj"])
         .output()
         .unwrap();
     assert_out(&out, 0, want);

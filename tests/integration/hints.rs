@@ -86,7 +86,7 @@ fn an_absolute_path_it_names_keeps_its_root() {
     t.mkdir("w");
     let root = t.root();
     let workdir = format!("{root}/w");
-    let out = run(&t, &["-C", &workdir, "grep", "loadConfig", &root]);
+    let out = run(&t, &["--cwd", &workdir, "grep", "loadConfig", &root]);
     // Shown with `/` on every OS (SPEC §10); on Windows that is a path too.
     let root = crate::harness::shown(&root);
     assert_out(
@@ -99,7 +99,7 @@ fn an_absolute_path_it_names_keeps_its_root() {
         ),
     );
     let named = format!("{root}/node_modules/lib");
-    let out = run(&t, &["-C", &workdir, "grep", "loadConfig", &named]);
+    let out = run(&t, &["--cwd", &workdir, "grep", "loadConfig", &named]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
 
@@ -283,7 +283,7 @@ fn probing_rg(t: &TestDir, search: &str, case: &str, ignored: &str) -> String {
             "echo \"$*\" >> '{}'\n\
              case \"$*\" in\n\
              *--ignore-case*|*--iglob*)\n{case}\n;;\n\
-             *--files-with-matches*)\n{ignored}\n;;\n\
+             *--files-with-matches*|*--follow*)\n{ignored}\n;;\n\
              *)\n{search}\n;;\n\
              esac",
             log.display()
@@ -327,11 +327,11 @@ fn a_probe_cut_by_the_time_budget_adds_nothing_and_stays_in_bound() {
             "No files found\n"
         };
         assert_out(&out, 1, empty);
-        // grep ran two probes, glob one; each one's sleeper is gone.
+        // grep ran three probes, glob two; each one's sleeper is gone.
         let probes = calls(&t).len() - 1;
         assert_eq!(
             probes,
-            if tool == "grep" { 2 } else { 1 },
+            if tool == "grep" { 3 } else { 2 },
             "{:?}",
             calls(&t)
         );

@@ -49,6 +49,8 @@ mod hints;
 mod docs;
 // The optional arguments: output modes, context, case, literal, multiline, type.
 mod modes;
+// exclude, follow, the link probe, and rg's letters (-C, -L).
+mod filters;
 // Stable pages: offset and limit, headers, next-page lines, past the end.
 mod pages;
 // The three output modes agree on every kind of path: a property over

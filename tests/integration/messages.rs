@@ -182,7 +182,7 @@ fn a_workdir_that_cannot_be_entered_is_named() {
     let args = [
         "--rg",
         rg.to_str().unwrap(),
-        "-C",
+        "--cwd",
         locked.to_str().unwrap(),
         "grep",
         "x",

@@ -419,7 +419,10 @@ fn explain_shows_the_flags() {
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains(&format!("--count --null --binary --regexp={}", quoted("x"))),
+        stderr.contains(&format!(
+            "--count --with-filename --null --binary --regexp={}",
+            quoted("x")
+        )),
         "{stderr}"
     );
 }
@@ -583,5 +586,51 @@ fn a_timeout_keeps_the_files_found_so_far() {
         &out,
         6,
         "Error: grep timed out after 300ms; showing what was found in that time (incomplete); narrow pattern, path, or include and retry, or raise --timeout-ms.\n\nFound 2 files\n\na.txt\nb.txt\n",
+    );
+}
+
+#[test]
+fn one_file_is_a_tree_of_one_file_in_every_mode() {
+    // rg prints a bare number when it counts in one file; the file is
+    // named all the same (SPEC §3a), given relative, as `./`, absolute, or
+    // binary.
+    let t = tree();
+    t.write("data.bin", b"load_config\0\nload_config\n");
+    let absolute = format!("{}/src/app.rs", t.path().display());
+    let cases: [(&str, &str); 4] = [
+        ("src/app.rs", "src/app.rs"),
+        ("./src/app.rs", "./src/app.rs"),
+        (&absolute, "src/app.rs"),
+        ("data.bin", "data.bin"),
+    ];
+    for (path, shown) in cases {
+        let n = 2;
+        assert_out(
+            &grep(
+                &t,
+                &["load_config", path, "--output", "count"],
+                &json!({"pattern": "load_config", "path": path, "output": "count"}),
+            ),
+            0,
+            &format!("Found {n} matches in 1 file\n\n{shown}: {n}\n"),
+        );
+        assert_out(
+            &grep(
+                &t,
+                &["load_config", path, "--output", "files"],
+                &json!({"pattern": "load_config", "path": path, "output": "files"}),
+            ),
+            0,
+            &format!("Found 1 file\n\n{shown}\n"),
+        );
+    }
+    assert_out(
+        &grep(
+            &t,
+            &["no_such_name", "src/app.rs", "--output", "count"],
+            &json!({"pattern": "no_such_name", "path": "src/app.rs", "output": "count"}),
+        ),
+        1,
+        "No matches found\n",
     );
 }

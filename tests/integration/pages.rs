@@ -351,11 +351,11 @@ fn mcp_takes_typed_arguments() {
             )),
             "{era:?}"
         );
-        let reply = server.tool(era, 2, "grep", json!({"pattern": "hit", "context": 11}));
+        let reply = server.tool(era, 2, "grep", json!({"pattern": "hit", "context": 101}));
         assert_eq!(reply["result"]["isError"], json!(true), "{era:?}");
         assert_eq!(
             reply["result"]["content"][0]["text"],
-            json!("Error: context must be a whole number from 0 to 10, not 11"),
+            json!("Error: context must be a whole number from 0 to 100, not 101"),
             "{era:?}"
         );
         server.finish_clean();

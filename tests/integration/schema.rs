@@ -117,7 +117,9 @@ fn golden_schema_says_what_the_spec_requires() {
     let glob_fields = [
         ("pattern", "string"),
         ("path", "string"),
+        ("exclude", "string"),
         ("ignore_case", "boolean"),
+        ("follow", "boolean"),
         ("offset", "integer"),
         ("limit", "integer"),
     ];
@@ -125,6 +127,7 @@ fn golden_schema_says_what_the_spec_requires() {
         ("pattern", "string"),
         ("path", "string"),
         ("include", "string"),
+        ("exclude", "string"),
         ("output", "string"),
         ("context", "integer"),
         ("before", "integer"),
@@ -133,6 +136,7 @@ fn golden_schema_says_what_the_spec_requires() {
         ("literal", "boolean"),
         ("multiline", "boolean"),
         ("type", "string"),
+        ("follow", "boolean"),
         ("offset", "integer"),
         ("limit", "integer"),
     ];
@@ -166,7 +170,7 @@ fn golden_schema_says_what_the_spec_requires() {
                 &grep_properties[side]["minimum"],
                 &grep_properties[side]["maximum"]
             ),
-            (&json!(0), &json!(10)),
+            (&json!(0), &json!(100)),
             "{side}"
         );
     }

@@ -319,7 +319,7 @@ fn a_relative_rg_is_the_callers_not_the_workdirs() {
         .cmd()
         .current_dir(&caller)
         .args([
-            "-C",
+            "--cwd",
             repo.to_str().unwrap(),
             "--rg",
             r".\rg",
