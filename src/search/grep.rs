@@ -124,13 +124,14 @@ impl Collect<'_> {
     /// that matched.
     fn into_items(self, budget: Budget<'_>) -> Result<(Items, Vec<String>), Halt> {
         Ok(match self {
+            // A multiline count is a count even when nothing matched: the
+            // same envelope as any other count (SPEC §3a).
+            Self::Lines(sink) if sink.counting() => {
+                (Items::Counts((*sink).into_matched().counts), Vec::new())
+            }
             Self::Lines(sink) => {
                 let matched = (*sink).into_matched();
-                if matched.counts.is_empty() {
-                    (Items::Lines(matched.files), matched.binary_files)
-                } else {
-                    (Items::Counts(matched.counts), Vec::new())
-                }
+                (Items::Lines(matched.files), matched.binary_files)
             }
             Self::Files(sink, workdir) => {
                 // A listing cut short (a timeout) may end in half a path.

@@ -98,6 +98,11 @@ impl<'w> MatchSink<'w> {
         }
     }
 
+    /// Whether it keeps per-file counts (a multiline count), not lines.
+    pub fn counting(&self) -> bool {
+        self.want.counts
+    }
+
     /// Count `bytes` of raw output against `path`.
     fn tally(&mut self, path: &[u8], bytes: u64) {
         if self.current.0 != path {
