@@ -28,7 +28,7 @@ use crate::harness::{Ran, TestDir, assert_out, binary, stdout};
 
 /// Cases the property runs unless `PROPTEST_CASES` says otherwise: a few
 /// seconds in a debug build.
-const CASES: u32 = 32;
+const CASES: u32 = 48;
 
 /// The seed of the property's cases unless `PROPTEST_RNG_SEED` gives one.
 const SEED: u64 = 0x00d5_4a67_7e3e;
@@ -401,7 +401,7 @@ fn line() -> impl Strategy<Value = String> {
 }
 
 fn body() -> impl Strategy<Value = Body> {
-    let lines = || proptest::collection::vec(line(), 0..6);
+    let lines = || proptest::collection::vec(line(), 0..8);
     prop_oneof![
         1 => Just(Body::Empty),
         6 => (lines(), proptest::bool::weighted(0.25), proptest::bool::weighted(0.8)).prop_map(
@@ -414,7 +414,7 @@ fn body() -> impl Strategy<Value = Body> {
 fn tree() -> impl Strategy<Value = Tree> {
     (
         body(),
-        proptest::collection::vec(proptest::option::weighted(0.5, body()), SLOTS.len() - 1),
+        proptest::collection::vec(proptest::option::weighted(0.7, body()), SLOTS.len() - 1),
         any::<bool>(),
         proptest::bool::weighted(0.4),
         proptest::bool::weighted(0.4),
@@ -451,8 +451,8 @@ fn spelling() -> impl Strategy<Value = Spelling> {
 
 fn place() -> impl Strategy<Value = Place> {
     prop_oneof![
-        1 => Just(Place::Workdir),
-        1 => Just(Place::Dot),
+        2 => Just(Place::Workdir),
+        2 => Just(Place::Dot),
         3 => (any::<usize>(), spelling()).prop_map(|(n, s)| Place::Dir(n, s)),
         5 => (any::<usize>(), spelling()).prop_map(|(n, s)| Place::File(n, s)),
         1 => any::<usize>().prop_map(Place::ThroughLink),
@@ -465,7 +465,7 @@ fn place() -> impl Strategy<Value = Place> {
 fn opts() -> impl Strategy<Value = Opts> {
     let (exclude, follow) = supports();
     let exclude = if exclude {
-        proptest::option::weighted(0.3, select(EXCLUDES)).boxed()
+        proptest::option::weighted(0.2, select(EXCLUDES)).boxed()
     } else {
         Just(None).boxed()
     };
@@ -478,8 +478,8 @@ fn opts() -> impl Strategy<Value = Opts> {
         any::<usize>(),
         proptest::bool::weighted(0.3),
         proptest::bool::weighted(0.3),
-        proptest::option::weighted(0.25, select(INCLUDES)),
-        proptest::option::weighted(0.2, select(TYPES)),
+        proptest::option::weighted(0.2, select(INCLUDES)),
+        proptest::option::weighted(0.15, select(TYPES)),
         exclude,
         follow,
     )
