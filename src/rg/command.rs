@@ -252,7 +252,13 @@ pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> Line {
     };
     let mut line = grep_words(
         rg,
-        &["--files-with-matches", "--null", "--sort=path", "--binary"],
+        &[
+            "--files-with-matches",
+            "--null",
+            "--sort=path",
+            "--binary",
+            "--no-mmap",
+        ],
         &files,
     );
     match probe {
@@ -302,23 +308,33 @@ pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
     line
 }
 
-/// `rg --json --binary --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`],
-/// with the flags of the arguments asked for (SPEC §3a).
+/// `rg --json --binary --no-mmap --regexp=<pattern>` [`--glob=<include>`]
+/// [`-- <path>`], with the flags of the arguments asked for (SPEC §3a).
 ///
 /// `--binary` makes rg search binary files during a walk too (it skips them
 /// silently otherwise, so a log with one stray NUL reads as "no match");
 /// their `end` records then carry a `binary_offset`, and grep lists them
-/// without their lines (SPEC §2). `output` files and count print rg's own
+/// without their lines (SPEC §2). `--no-mmap`: rg memory-maps a few files
+/// named as paths, and searching a map it cannot turn a binary file's NUL
+/// bytes into line ends as it does reading, so `^x` after a NUL would match
+/// in a walk and not in the file named alone (one file is a tree of one
+/// file, SPEC §3a). `output` files and count print rg's own
 /// `--files-with-matches` and `--count` listings, NUL after each path
 /// (`--with-filename`: rg prints a bare number for a search of one file,
 /// and one file is a tree of one file, SPEC §3a); a count of a multiline search reads `--json`'s per-file `matched_lines`,
 /// since rg's `--count` counts a match that spans lines once.
 pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
     let output: &[&'static str] = match r.output {
-        Output::Content => &["--json", "--binary"],
-        Output::Files => &["--files-with-matches", "--null", "--binary"],
-        Output::Count if r.multiline => &["--json", "--binary"],
-        Output::Count => &["--count", "--with-filename", "--null", "--binary"],
+        Output::Content => &["--json", "--binary", "--no-mmap"],
+        Output::Files => &["--files-with-matches", "--null", "--binary", "--no-mmap"],
+        Output::Count if r.multiline => &["--json", "--binary", "--no-mmap"],
+        Output::Count => &[
+            "--count",
+            "--with-filename",
+            "--null",
+            "--binary",
+            "--no-mmap",
+        ],
     };
     let mut line = grep_words(rg, output, r);
     push_path(&mut line, r.path.as_deref());
@@ -427,11 +443,11 @@ mod tests {
     fn the_grep_script() {
         assert_eq!(
             grep_script("/opt/rg", &grep("-e it's", Some("*.{ts,tsx}"), None)),
-            r"exec '/opt/rg' --no-config --json --binary --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
+            r"exec '/opt/rg' --no-config --json --binary --no-mmap --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
         );
         assert_eq!(
             grep_script("rg", &grep("x", None, Some("a b"))),
-            "exec 'rg' --no-config --json --binary --regexp='x' -- 'a b'"
+            "exec 'rg' --no-config --json --binary --no-mmap --regexp='x' -- 'a b'"
         );
     }
 
@@ -439,7 +455,7 @@ mod tests {
     fn probe_lines() {
         assert_eq!(
             grep_probe_script("rg", Probe::Ignored, &grep("x", Some("*.rs"), Some("p"))),
-            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary \
+            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap \
              --regexp='x' --glob='*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
@@ -447,7 +463,7 @@ mod tests {
         );
         assert_eq!(
             grep_probe_script("rg", Probe::Case, &grep("x", None, None)),
-            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary \
+            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap \
              --regexp='x' --ignore-case"
         );
         assert_eq!(
@@ -471,13 +487,13 @@ mod tests {
         };
         assert_eq!(
             grep_script("rg", &r),
-            "exec 'rg' --no-config --json --binary --ignore-case --fixed-strings --context=2 \
+            "exec 'rg' --no-config --json --binary --no-mmap --ignore-case --fixed-strings --context=2 \
              --type='rust' --regexp='x' --glob='*.rs'"
         );
         r.output = Output::Files;
         assert_eq!(
             grep_script("rg", &r),
-            "exec 'rg' --no-config --files-with-matches --null --binary --ignore-case \
+            "exec 'rg' --no-config --files-with-matches --null --binary --no-mmap --ignore-case \
              --fixed-strings --type='rust' --regexp='x' --glob='*.rs'",
             "context is content's only"
         );
@@ -485,7 +501,7 @@ mod tests {
         r.multiline = true;
         assert_eq!(
             grep_script("rg", &r),
-            "exec 'rg' --no-config --json --binary --ignore-case --fixed-strings --multiline \
+            "exec 'rg' --no-config --json --binary --no-mmap --ignore-case --fixed-strings --multiline \
              --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'",
             "a multiline count reads --json"
         );
@@ -493,7 +509,7 @@ mod tests {
         // the case probe adds nothing.
         assert_eq!(
             grep_probe_script("rg", Probe::Case, &r),
-            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --ignore-case \
+            "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap --ignore-case \
              --fixed-strings --multiline --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'"
         );
         let mut g = glob("*.MD", None);
@@ -516,6 +532,7 @@ mod tests {
                 "--no-config",
                 "--json",
                 "--binary",
+                "--no-mmap",
                 "--regexp=-e it's",
                 "--glob=*.{ts,tsx}",
                 "--",

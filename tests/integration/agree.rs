@@ -1268,3 +1268,24 @@ fn an_empty_count_is_a_count_multiline_or_not() {
         t.root()
     );
 }
+
+#[test]
+fn a_binary_file_alone_matches_as_in_its_directory() {
+    // After the NUL, `beta` starts a line for rg reading the file; a
+    // memory map of it (rg's way with a few files named as paths) would
+    // keep one line, `\0beta`, where `^beta` finds nothing.
+    let t = TestDir::new();
+    t.write("docs/f.txt", b"\0beta\n");
+    for path in ["docs", "docs/f.txt"] {
+        assert_out(
+            &t.run(&["grep", "^beta", path, "--output", "count"]),
+            0,
+            "Found 1 match in 1 file\n\ndocs/f.txt: 1\n",
+        );
+        assert_out(
+            &t.run(&["grep", "^beta", path]),
+            0,
+            "No matches found in text files\n\n(Matched in 1 binary file, lines not shown: docs/f.txt)\n",
+        );
+    }
+}

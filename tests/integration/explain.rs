@@ -115,6 +115,7 @@ fn a_successful_grep() {
                 ("--no-config", ""),
                 ("--json", ""),
                 ("--binary", ""),
+                ("--no-mmap", ""),
                 ("--regexp=", "fn")
             ]),
             t.root(),

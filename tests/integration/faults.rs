@@ -1059,6 +1059,7 @@ fn rg_receives_the_spec_argv_for_grep() {
         &[
             "--json",
             "--binary",
+            "--no-mmap",
             "--regexp=-e x",
             "--glob=*.{ts,tsx}",
             "--",
@@ -1067,7 +1068,7 @@ fn rg_receives_the_spec_argv_for_grep() {
     );
     assert_argv(
         &received_args(&t, &["grep", "x"]),
-        &["--json", "--binary", "--regexp=x"],
+        &["--json", "--binary", "--no-mmap", "--regexp=x"],
     );
     let hostile = "a'b $(id) `id` \\ \"q\"\nline2 é";
     assert_argv(
@@ -1075,6 +1076,7 @@ fn rg_receives_the_spec_argv_for_grep() {
         &[
             "--json",
             "--binary",
+            "--no-mmap",
             &format!("--regexp={hostile}"),
             "--",
             "a b",

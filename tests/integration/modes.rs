@@ -402,7 +402,7 @@ fn explain_shows_the_flags() {
     };
     assert!(
         stderr.contains(&format!(
-            "--json --binary --ignore-case --fixed-strings --multiline --multiline-dotall --before-context=2 --after-context=3 --type={} --regexp={}",
+            "--json --binary --no-mmap --ignore-case --fixed-strings --multiline --multiline-dotall --before-context=2 --after-context=3 --type={} --regexp={}",
             quoted("rust"),
             quoted("x")
         )),
@@ -420,7 +420,7 @@ fn explain_shows_the_flags() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
-            "--count --with-filename --null --binary --regexp={}",
+            "--count --with-filename --null --binary --no-mmap --regexp={}",
             quoted("x")
         )),
         "{stderr}"

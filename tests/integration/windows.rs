@@ -420,7 +420,7 @@ fn explain_shows_the_command_line_that_carries_each_value() {
     // reads back).
     assert!(
         explain.contains(&format!(
-            "  command:  \"{}\" --no-config --json --binary \"--regexp=say \\\"hi\\\" \\\\\" -- \"my dir\"\n",
+            "  command:  \"{}\" --no-config --json --binary --no-mmap \"--regexp=say \\\"hi\\\" \\\\\" -- \"my dir\"\n",
             real_rg_path()
         )),
         "{explain}"
