@@ -9,8 +9,9 @@
 //!
 //! The property runs `PROPTEST_CASES` cases (default [`CASES`]) from a
 //! fixed seed (`PROPTEST_RNG_SEED` picks another), so CI sees the same
-//! cases every run. A failure names the tree, every command that ran and
-//! what each printed.
+//! cases every run. A failure names the case, its tree byte for byte, and
+//! each command the failing check compared (with its directory), with what
+//! it printed.
 
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -323,7 +324,7 @@ impl Place {
                 let walked = tree.walked(&file);
                 one_file(file.clone(), file, walked)
             }
-            // A walk does not follow a link: no oracle for the link itself.
+            // A walk reaches the link only with follow: no oracle for it.
             Self::LinkFile => one_file(LINK_FILE.to_owned(), LINK_FILE.to_owned(), false),
             Self::LinkDir(slash) => dir_only(spell(
                 LINK_DIR,
