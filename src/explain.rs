@@ -47,7 +47,9 @@ pub fn render(f: &Facts<'_>) -> String {
             let stderr = if raw.stderr.is_empty() {
                 "(empty)".to_owned()
             } else {
-                raw.stderr.replace('\n', "\n            ")
+                // rg's words, which may quote a hostile file name: its
+                // line breaks stay, other control characters are escaped.
+                crate::render::text::escape_lines(&raw.stderr).replace('\n', "\n            ")
             };
             line("stderr:", &stderr);
             line(

@@ -40,7 +40,8 @@ pub fn response(r: &Response) -> String {
         } else {
             "arguments"
         };
-        let _ = write!(out, "\n\n(ignored unknown {noun}: {})", unknown.join(", "));
+        let names: Vec<Cow<'_, str>> = unknown.iter().map(|n| escape_path(n)).collect();
+        let _ = write!(out, "\n\n(ignored unknown {noun}: {})", names.join(", "));
     }
     let moot: Vec<&str> = r
         .ignored
@@ -172,9 +173,10 @@ fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
     }
 }
 
-/// The text of a failure whose message is already a string.
+/// The text of a failure whose message is already a string (control
+/// characters a value brought into it escaped; its line breaks stay).
 pub fn error_message(message: &str) -> String {
-    format!("Error: {message}")
+    format!("Error: {}", escape_lines(message))
 }
 
 /// What a caller should know besides the result: each non-clean part of a
@@ -326,7 +328,8 @@ fn unsearched(u: &Unsearched) -> String {
     let noun = if u.paths == 1 { "path" } else { "paths" };
     format!(
         "{} {noun} could not be searched; first error: {}",
-        u.paths, u.first_error
+        u.paths,
+        escape_path(&u.first_error)
     )
 }
 
@@ -455,24 +458,38 @@ fn cap_footer(r: &Report) -> String {
 
 /// A path as one safe line: control characters (newline, tab, ESC, C1, …)
 /// shown escaped, so a hostile name can neither split a result nor drive a
-/// terminal (SPEC §4). JSON carries paths unescaped.
+/// terminal (SPEC §4). JSON carries paths unescaped. Every path, file name
+/// and one-line piece of rg's text shown in text output goes through this
+/// (or [`escape_lines`]); `escape` is the one place that decides how.
 pub fn escape_path(path: &str) -> Cow<'_, str> {
-    if !path.chars().any(char::is_control) {
-        return Cow::Borrowed(path);
+    escape(path, false)
+}
+
+/// Text that is several lines by nature (an error message quoting rg's
+/// stderr, clap's usage) made safe: its line breaks stay, every other
+/// control character is escaped as [`escape_path`] escapes it.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    escape(text, true)
+}
+
+fn escape(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && !(keep_newlines && c == '\n');
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(path.len() + 8);
-    for c in path.chars() {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
         match c {
+            c if !escaped(c) => out.push(c),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() && (c as u32) < 0x80 => {
+            c if (c as u32) < 0x80 => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }
-            c if c.is_control() => {
+            c => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
-            c => out.push(c),
         }
     }
     Cow::Owned(out)

@@ -175,8 +175,10 @@ pub enum Coverage {
 /// The paths rg could not search in a search that still found results.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsearched {
-    /// rg's error lines on stderr.
+    /// rg's error messages on stderr (a message continued on the next
+    /// line, a path with a newline, counts once: see `rg::Stderr`).
     pub paths: u64,
+    /// The first message, as rg wrote it (escaped when shown).
     pub first_error: String,
 }
 

@@ -422,6 +422,54 @@ fn glob_exit_2_with_results_is_a_partial_search() {
 }
 
 #[test]
+fn a_partial_search_counts_a_path_with_a_newline_once_and_escapes_it() {
+    // rg 14's stderr for two unreadable directories, the first named
+    // `bad<ESC>[31m<newline>dir`: its message runs over two lines. K is
+    // rg's messages (2), not its lines (3), and the first is shown escaped,
+    // in text and in JSON's warnings alike.
+    let t = TestDir::new();
+    let out = format!("{}\n", match_record("a.txt", 1, "needle"));
+    let rg = scripted(
+        &t,
+        out.as_bytes(),
+        b"rg: ./bad\x1b[31m\ndir: Permission denied (os error 13)\nrg: ./other: Permission denied (os error 13)\n",
+        2,
+    );
+    let note = r"(2 paths could not be searched; first error: rg: ./bad\x1b[31m\ndir: Permission denied (os error 13))";
+    assert_out(
+        &run_with(&t, &rg, &["grep", "needle"]),
+        0,
+        &format!("Found 1 match\n\na.txt\nLine 1: needle\n\n{note}\n"),
+    );
+    let json = run_with(&t, &rg, &["--format", "json", "grep", "needle"]);
+    let envelope: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        envelope["warnings"],
+        serde_json::json!([&note[1..note.len() - 1]]),
+        "{}",
+        json.describe()
+    );
+}
+
+#[test]
+fn rg_stderr_in_an_error_is_escaped_but_keeps_its_lines() {
+    // The given path holds ESC; rg quotes it. The message keeps rg's line
+    // breaks (it is several lines by nature) and escapes the rest.
+    let t = TestDir::new();
+    let rg = scripted(
+        &t,
+        b"",
+        b"rg: ./x\x1b]0;pwned\x07: No such file or directory (os error 2)\nrg: ./y\ty: No such file or directory (os error 2)\n",
+        2,
+    );
+    assert_out(
+        &run_with(&t, &rg, &["grep", "needle", "x"]),
+        4,
+        "Error: grep could not search the given path (ripgrep exit 2: rg: ./x\\x1b]0;pwned\\x07: No such file or directory (os error 2)\nrg: ./y\\ty: No such file or directory (os error 2)). Check that the path exists relative to the workdir, or omit it to search the whole workdir.\n",
+    );
+}
+
+#[test]
 fn exit_2_without_results_is_exit_4() {
     let t = TestDir::new();
     let rg = scripted(&t, b"", b"rg: something broke\n", 2);
