@@ -382,7 +382,7 @@ impl fmt::Display for SearchError {
             ),
             Reason::MalformedOutput { detail } => write!(
                 f,
-                "failed: ripgrep's output could not be parsed ({}). Check that --rg names ripgrep 13 or newer.",
+                "failed: ripgrep's output could not be parsed ({}).",
                 escape_path(detail)
             ),
             Reason::RawOutputOverflow { cap, heavy } => write!(

@@ -30,7 +30,14 @@ pub struct Giant {
     pub first_match: Option<(usize, usize)>,
     /// The first bytes of the first submatch's text (decoded).
     pub match_head: Vec<u8>,
+    /// The record's own first bytes, as rg wrote them: what an error
+    /// message about it quotes.
+    pub opening: Vec<u8>,
 }
+
+/// Bytes of the record kept for [`Giant::opening`]: more than
+/// `rg::read_excerpt` quotes, so it shows that it was cut.
+const OPENING: usize = 128;
 
 /// Where in the record a value lies, as far as the reader cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +116,9 @@ impl Reader {
 
     /// Read the next bytes of the record (never its closing `\n`).
     pub fn feed(&mut self, bytes: &[u8]) {
+        let opening = &mut self.giant.opening;
+        let room = OPENING.saturating_sub(opening.len()).min(bytes.len());
+        opening.extend_from_slice(&bytes[..room]);
         let mut i = 0;
         while i < bytes.len() && self.error.is_none() {
             let b = bytes[i];
@@ -162,11 +172,15 @@ impl Reader {
         if self.state == State::Bare {
             self.end_bare();
         }
-        if let Some(e) = self.error {
-            return Err(e);
+        let read = || super::read_excerpt(&self.giant.opening);
+        if let Some(e) = &self.error {
+            return Err(format!("{e}, {}", read()));
         }
         if !self.stack.is_empty() || self.state != State::After {
-            return Err("a record that is too large to hold ends before it is whole".to_owned());
+            return Err(format!(
+                "a record that is too large to hold ends before it is whole, {}",
+                read()
+            ));
         }
         Ok(self.giant)
     }

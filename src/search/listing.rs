@@ -59,8 +59,9 @@ impl CountSink {
             None => {
                 self.error.get_or_insert_with(|| {
                     format!(
-                        "record {}: not a count of rg's form (a path, NUL, a number)",
-                        self.records
+                        "record {}: expected a count of rg's form (a path, NUL, a number), {}",
+                        self.records,
+                        crate::rg::read_excerpt(record)
                     )
                 });
             }
@@ -117,7 +118,9 @@ impl Sink for CountSink {
     fn finish(&mut self) {
         let rest = std::mem::take(&mut self.pending);
         if !rest.is_empty() {
-            self.record(&rest);
+            // What is left has no NUL (or no newline after it): rg ended
+            // it with its `\n`, which is not part of what was read.
+            self.record(rest.strip_suffix(b"\n").unwrap_or(&rest));
         }
     }
 }

@@ -206,7 +206,10 @@ impl<'w> MatchSink<'w> {
                 let line = shown(record.line_number, false, preview);
                 self.lines_of(&record.path).push(line);
             }
-            Err(e) => self.error = Some(format!("record {}: {e}", self.records)),
+            Err(e) => {
+                let read = crate::rg::read_excerpt(line);
+                self.error = Some(format!("record {}: {e}, {read}", self.records));
+            }
         }
     }
 
@@ -234,8 +237,9 @@ impl<'w> MatchSink<'w> {
         };
         let Some(number) = g.line_number else {
             self.error = Some(format!(
-                "record {record}: a {} record that is too large to hold has no line_number",
-                g.kind
+                "record {record}: a {} record that is too large to hold has no line_number, {}",
+                g.kind,
+                crate::rg::read_excerpt(&g.opening)
             ));
             return;
         };

@@ -22,8 +22,9 @@ const GREP_ADVICE: &str = "Fix the pattern (a ripgrep regex: escape ( ) [ ] { } 
 const LINE_BREAK_ADVICE: &str = "grep matches one line at a time, so a pattern cannot contain a line break (a newline or \\n): search for one line of the text instead, or pass multiline: true to match across lines.";
 const GLOB_ADVICE: &str =
     "Fix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry.";
-/// The end of every malformed-output message.
-const MALFORMED_TAIL: &str = "). Check that --rg names ripgrep 13 or newer.\n";
+/// The end of every malformed-output message: it says what was read, and
+/// guesses no cause (an rg too old was only ever a guess).
+const MALFORMED_TAIL: &str = "\").\n";
 /// rg's message when a permission error hides a path (Windows words it
 /// in the user's language; its number is the same everywhere).
 #[cfg(unix)]
@@ -557,9 +558,7 @@ fn assert_malformed_exact(out: &str, detail: &str) {
     assert_out(
         &grep_output(out),
         4,
-        &format!(
-            "Error: grep failed: ripgrep's output could not be parsed ({detail}{MALFORMED_TAIL}"
-        ),
+        &format!("Error: grep failed: ripgrep's output could not be parsed ({detail}).\n"),
     );
 }
 
@@ -578,6 +577,16 @@ fn assert_malformed_prefix(out: &str, detail_prefix: &str) {
 }
 
 const BEGIN: &str = r#"{"type":"begin","data":{"path":{"text":"a.rs"}}}"#;
+
+/// How a malformed message quotes the record it could not read (ASCII
+/// here): its first 80 bytes, `…` when cut.
+fn read(record: &str) -> String {
+    if record.len() > 80 {
+        format!(r#"read "{}…""#, &record[..80])
+    } else {
+        format!(r#"read "{record}""#)
+    }
+}
 
 #[test]
 fn malformed_not_json() {
@@ -602,14 +611,17 @@ fn malformed_match_without_lines() {
     let rec = r#"{"type":"match","data":{"path":{"text":"a.rs"},"line_number":1,"submatches":[]}}"#;
     assert_malformed_exact(
         &format!("{BEGIN}\n{rec}\n"),
-        "record 2: a match record has no lines",
+        &format!("record 2: a match record has no lines, {}", read(rec)),
     );
 }
 
 #[test]
 fn malformed_match_without_path() {
     let rec = r#"{"type":"match","data":{"lines":{"text":"x\n"},"line_number":1,"submatches":[]}}"#;
-    assert_malformed_exact(&format!("{rec}\n"), "record 1: a match record has no path");
+    assert_malformed_exact(
+        &format!("{rec}\n"),
+        &format!("record 1: a match record has no path, {}", read(rec)),
+    );
 }
 
 #[test]
@@ -617,7 +629,7 @@ fn malformed_match_without_line_number() {
     let rec = r#"{"type":"match","data":{"path":{"text":"a.rs"},"lines":{"text":"x\n"},"submatches":[]}}"#;
     assert_malformed_exact(
         &format!("{rec}\n"),
-        "record 1: a match record has no line_number",
+        &format!("record 1: a match record has no line_number, {}", read(rec)),
     );
 }
 
@@ -625,7 +637,7 @@ fn malformed_match_without_line_number() {
 fn malformed_match_without_data() {
     assert_malformed_exact(
         "{\"type\":\"match\"}\n",
-        "record 1: a match record has no data",
+        r#"record 1: a match record has no data, read "{"type":"match"}""#,
     );
 }
 
@@ -649,6 +661,24 @@ fn malformed_json_array_instead_of_object() {
 fn malformed_json_array_shaped_like_a_record() {
     let out = r#"["match",{"path":{"text":"a.rs"},"lines":{"text":"x\n"},"line_number":1,"submatches":[]}]"#;
     assert_malformed_prefix(&format!("{out}\n"), "record 1: ");
+}
+
+#[test]
+fn malformed_says_what_it_read_escaped() {
+    // The record as read, escaped (ESC would colour the terminal), and no
+    // guess at a cause.
+    assert_malformed_exact(
+        "\x1b[31mnot json\n",
+        r#"record 1: not a JSON record: expected a JSON object, read "\x1b[31mnot json""#,
+    );
+    // A count of the wrong form (`--count` prints `PATH NUL COUNT`).
+    let t = TestDir::new();
+    let rg = scripted(&t, b"12\n", b"", 0);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x", "--output", "count"]),
+        4,
+        "Error: grep failed: ripgrep's output could not be parsed (record 1: expected a count of rg's form (a path, NUL, a number), read \"12\").\n",
+    );
 }
 
 #[test]
