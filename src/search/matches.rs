@@ -36,7 +36,8 @@ pub struct MatchSink<'w> {
     line_cap: usize,
     want: Want,
     /// Records longer than this are read as they stream; `None`: every
-    /// record is held whole (the runner then counts it whole).
+    /// record is held whole (the raw-output cap bounds it, as it bounds
+    /// every byte rg prints).
     record_bound: Option<usize>,
     /// Bytes of a record not yet ended by `\n`.
     pending: Vec<u8>,
@@ -218,11 +219,13 @@ impl<'w> MatchSink<'w> {
         if self.error.is_some() {
             return;
         }
+        // Its bytes and its newline, as the runner counted them.
+        let size = reader.bytes().saturating_add(1);
         if skim {
             // After an overflow only sizes are wanted; what was kept of
             // the path says whose record it was.
             if let Ok(g) = reader.finish() {
-                self.tally(&g.path, self.record_bound.unwrap_or(0) as u64);
+                self.tally(&g.path, size);
             }
             return;
         }
@@ -243,7 +246,7 @@ impl<'w> MatchSink<'w> {
             ));
             return;
         };
-        self.tally(&g.path, self.record_bound.unwrap_or(0) as u64);
+        self.tally(&g.path, size);
         let line = match g.kind.as_str() {
             "match" => shown(number, true, self.giant_preview(&g)),
             "context" => shown(number, false, preview::head_preview(&g.head, self.line_cap)),
@@ -427,7 +430,13 @@ impl Sink for MatchSink<'_> {
 
     fn overflowed(&mut self) {
         // A record cut off by the cap (a minified file's one huge line)
-        // still names its file in its first bytes.
+        // still names its file in its first bytes, whether it was held or
+        // read as it streamed.
+        if let Some(reader) = self.giant.take() {
+            if let Some(path) = reader.path() {
+                self.tally(path, reader.bytes());
+            }
+        }
         let line = std::mem::take(&mut self.pending);
         self.skim_line(&line);
     }

@@ -682,6 +682,32 @@ fn malformed_says_what_it_read_escaped() {
 }
 
 #[test]
+fn a_record_nested_millions_deep_is_a_parse_failure() {
+    // 8 MB of `[` in one record: read as it streams (it is over the 1 MiB
+    // held whole), it fails at rg's depth instead of keeping a level (and
+    // copying them all for each value) for every `[`.
+    let mut out = br#"{"type":"match","data":{"x":"#.to_vec();
+    out.extend_from_slice(&vec![b'['; 8_000_000]);
+    out.extend_from_slice(b"1\n");
+    let t = TestDir::new();
+    let rg = scripted(&t, &out, b"", 0);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x"]),
+        4,
+        &format!(
+            "Error: grep failed: ripgrep's output could not be parsed (record 1: a record that is too large to hold nests deeper than rg's records do, read \"{{\"type\":\"match\",\"data\":{{\"x\":{}…\").\n",
+            "[".repeat(52)
+        ),
+    );
+    // Over the raw-output cap it is an overflow, as any output is.
+    assert_out(
+        &run_with(&t, &rg, &["--raw-output-max-bytes", "5000000", "grep", "x"]),
+        5,
+        "Error: grep output is over the 5000000-byte cap on raw ripgrep output; narrow pattern, path, or include, or raise --raw-output-max-bytes.\n",
+    );
+}
+
+#[test]
 fn malformed_output_after_rg_exit_1_is_still_exit_4() {
     let t = TestDir::new();
     let rg = scripted(&t, b"garbage\n", b"", 1);
