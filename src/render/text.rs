@@ -117,7 +117,7 @@ pub fn report(r: &Report) -> String {
 fn page(r: &Report) -> String {
     let from = |noun: &str| {
         if r.offset > 0 {
-            format!(", from {noun} {}", r.offset + 1)
+            format!(", from {noun} {}", ordinal(r.offset))
         } else {
             String::new()
         }
@@ -147,8 +147,7 @@ fn page(r: &Report) -> String {
             format!("{header}\n\n{}", paths(r.path_page()))
         }
         Items::Counts(files) => {
-            let matches: u64 = files.iter().map(|f| f.count).sum();
-            let mut header = counts_found(matches, r.total);
+            let mut header = counts_found(total_count(files), r.total);
             if r.truncated() {
                 let _ = write!(header, " (showing {}{})", r.shown, from("file"));
             }
@@ -282,6 +281,13 @@ fn hint(h: &Hint, r: &Report) -> String {
     }
 }
 
+/// The number of the entry after `offset` skipped ones (`offset` 0 is
+/// entry 1), true for any offset a caller may give: one past the largest
+/// `usize` is a number too.
+pub fn ordinal(offset: usize) -> u128 {
+    (offset as u128) + 1
+}
+
 /// `3750` as `3,750`.
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -356,14 +362,11 @@ pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
             out
         }
         Items::Files(all) => format!("{}{note}\n\n{}", files_found(r.total), paths(all.all())),
-        Items::Counts(all) => {
-            let matches: u64 = all.iter().map(|f| f.count).sum();
-            format!(
-                "{}{note}\n\n{}",
-                counts_found(matches, r.total),
-                counts(all)
-            )
-        }
+        Items::Counts(all) => format!(
+            "{}{note}\n\n{}",
+            counts_found(total_count(all), r.total),
+            counts(all)
+        ),
     }
 }
 
@@ -381,6 +384,14 @@ fn files_found(n: usize) -> String {
     } else {
         format!("Found {n} files")
     }
+}
+
+/// The matched lines of all `files`. The sinks refuse counts whose sum
+/// is past `u64::MAX` (no search finds that many: rg's output is
+/// malformed), so the sum is true; it saturates rather than wrap should
+/// one ever come through.
+pub fn total_count(files: &[FileCount]) -> u64 {
+    files.iter().fold(0, |sum, f| sum.saturating_add(f.count))
 }
 
 fn counts_found(matches: u64, files: usize) -> String {
@@ -435,7 +446,7 @@ fn cap_footer(r: &Report) -> String {
             "Showing {} of {} paths, from path {}. ",
             r.shown,
             r.total,
-            r.offset + 1
+            ordinal(r.offset)
         ),
         Items::Glob(_) => format!("Showing {} of {} paths. ", r.shown, r.total),
         _ => String::new(),

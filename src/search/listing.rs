@@ -40,6 +40,8 @@ impl Sink for ListingSink {
 pub struct CountSink {
     pending: Vec<u8>,
     counts: Vec<(Vec<u8>, u64)>,
+    /// The sum of the counts (refused past `u64::MAX`).
+    counted: u64,
     records: u64,
     error: Option<String>,
 }
@@ -54,9 +56,23 @@ impl CountSink {
                 .ok()?;
             Some((record[..nul].to_vec(), count))
         });
-        match parsed {
-            Some(entry) => self.counts.push(entry),
-            None => {
+        let counted = parsed.as_ref().map(|(_, n)| self.counted.checked_add(*n));
+        match (parsed, counted) {
+            (Some(entry), Some(Some(counted))) => {
+                self.counted = counted;
+                self.counts.push(entry);
+            }
+            (Some(_), _) => {
+                self.error.get_or_insert_with(|| {
+                    format!(
+                        "record {}: {}, {}",
+                        self.records,
+                        super::matches::too_many_counted(),
+                        crate::rg::read_excerpt(record)
+                    )
+                });
+            }
+            (None, _) => {
                 self.error.get_or_insert_with(|| {
                     format!(
                         "record {}: expected a count of rg's form (a path, NUL, a number), {}",

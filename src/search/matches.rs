@@ -48,8 +48,9 @@ pub struct MatchSink<'w> {
     /// Displayed path → index in `files`.
     index: HashMap<Vec<u8>, usize>,
     files: Vec<(Vec<u8>, Vec<Line>)>,
-    /// Matched lines per displayed path ([`Want::counts`]).
+    /// Matched lines per displayed path ([`Want::counts`]), and their sum.
     counts: Vec<(Vec<u8>, u64)>,
+    counted: u64,
     /// Displayed paths of files rg found binary (their matches are not shown).
     binary: BTreeSet<Vec<u8>>,
     /// The first malformed record, described.
@@ -92,6 +93,7 @@ impl<'w> MatchSink<'w> {
             index: HashMap::new(),
             files: Vec::new(),
             counts: Vec::new(),
+            counted: 0,
             binary: BTreeSet::new(),
             error: None,
             sizes: Vec::new(),
@@ -107,7 +109,7 @@ impl<'w> MatchSink<'w> {
                 self.sizes.push(done);
             }
         }
-        self.current.1 += bytes;
+        self.current.1 = self.current.1.saturating_add(bytes);
     }
 
     /// The files that produced most of an overflowing output: each with its
@@ -116,18 +118,21 @@ impl<'w> MatchSink<'w> {
         let last = std::mem::take(&mut self.current);
         let mut summed: HashMap<&[u8], u64> = HashMap::new();
         for (path, n) in self.sizes.iter().chain(std::iter::once(&last)) {
-            *summed.entry(path.as_slice()).or_default() += n;
+            let sum = summed.entry(path.as_slice()).or_default();
+            *sum = sum.saturating_add(*n);
         }
-        let total: u64 = summed.values().sum();
+        let total = summed.values().fold(0u64, |t, &n| t.saturating_add(n));
         let mut sizes: Vec<(&[u8], u64)> = summed.into_iter().filter(|&(_, n)| n > 0).collect();
         sizes.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        // In percent, without overflow whatever the sizes.
+        let share = |n: u64| u128::from(n) * 100 / u128::from(total.max(1));
         sizes
             .into_iter()
             .take(HEAVY_FILES)
-            .filter(|&(_, n)| total > 0 && n * 100 / total >= HEAVY_SHARE)
+            .filter(|&(_, n)| total > 0 && share(n) >= u128::from(HEAVY_SHARE))
             .map(|(path, n)| {
                 let shown = self.workdir.display(path);
-                let share = u8::try_from(n * 100 / total).unwrap_or(100);
+                let share = u8::try_from(share(n)).unwrap_or(100);
                 (String::from_utf8_lossy(&shown).into_owned(), share)
             })
             .collect()
@@ -184,33 +189,42 @@ impl<'w> MatchSink<'w> {
             return;
         }
         self.records += 1;
-        match json::decode(line, self.want) {
-            Ok(None) => {}
+        let size = (line.len() as u64).saturating_add(1);
+        let read = match json::decode(line, self.want) {
+            Ok(None) => Ok(()),
             Ok(Some(Record::Binary { path })) => {
                 self.binary.insert(self.workdir.display(&path).into_owned());
+                Ok(())
             }
             Ok(Some(Record::Count {
                 path,
                 matched_lines,
-            })) => {
-                let path = self.workdir.display(&path).into_owned();
-                self.counts.push((path, matched_lines));
-            }
+            })) => match self.counted.checked_add(matched_lines) {
+                Some(counted) => {
+                    self.counted = counted;
+                    let path = self.workdir.display(&path).into_owned();
+                    self.counts.push((path, matched_lines));
+                    Ok(())
+                }
+                None => Err(too_many_counted()),
+            },
             Ok(Some(Record::Match(record))) => {
-                self.tally(&record.path, line.len() as u64 + 1);
+                self.tally(&record.path, size);
                 let (cap, multiline) = (self.line_cap, self.want.all_submatches);
-                matched_lines(&record, cap, multiline, self.lines_of(&record.path));
+                matched_lines(&record, cap, multiline, self.lines_of(&record.path))
             }
             Ok(Some(Record::Context(record))) => {
-                self.tally(&record.path, line.len() as u64 + 1);
+                self.tally(&record.path, size);
                 let preview = preview::preview(&record.lines, None, self.line_cap);
                 let line = shown(record.line_number, false, preview);
                 self.lines_of(&record.path).push(line);
+                Ok(())
             }
-            Err(e) => {
-                let read = crate::rg::read_excerpt(line);
-                self.error = Some(format!("record {}: {e}, {read}", self.records));
-            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = read {
+            let read = crate::rg::read_excerpt(line);
+            self.error = Some(format!("record {}: {e}, {read}", self.records));
         }
     }
 
@@ -261,31 +275,32 @@ impl<'w> MatchSink<'w> {
     /// file is seen to hold the match there; else the match alone.
     fn giant_preview(&self, g: &Giant) -> Preview {
         let cap = self.line_cap;
-        let Some((start, end)) = g.first_match.filter(|&(_, e)| e > cap) else {
+        // rg's offsets, checked (a record too large to hold is not checked
+        // by serde): a match that ends before it starts is no match, and
+        // nothing below can overflow, whatever the numbers.
+        let Some((start, end)) = g.first_match.filter(|&(s, e)| s <= e && e > cap) else {
             return preview::head_preview(&g.head, cap);
         };
         let from = start.saturating_sub(cap);
         let to = if end - start >= cap {
-            start + cap
+            start.saturating_add(cap)
         } else {
-            end + cap
+            end.saturating_add(cap)
         };
         let region = g.absolute_offset.and_then(|offset| {
-            read_at(
-                &self.workdir.resolve(&g.path),
-                offset + from as u64,
-                to - from,
-            )
+            let offset = offset.checked_add(from as u64)?;
+            read_at(&self.workdir.resolve(&g.path), offset, to - from)
         });
         if let Some(mut region) = region {
             // The line may end before the region does.
-            if let Some(nl) = memchr::memchr(b'\n', &region[(end - from).min(region.len())..]) {
-                region.truncate(end - from + nl);
+            let end_here = end - from;
+            if let Some(nl) = memchr::memchr(b'\n', &region[end_here.min(region.len())..]) {
+                region.truncate(end_here.saturating_add(nl));
             }
             let at = start - from;
             let known = g.match_head.len().min(end - start);
-            if region.get(at..at + known) == Some(&g.match_head[..known]) {
-                return preview::window_preview(&region, at, end - from, cap);
+            if region.get(at..at.saturating_add(known)) == Some(&g.match_head[..known]) {
+                return preview::window_preview(&region, at, end_here, cap);
             }
         }
         let shown_match = &g.match_head[..g.match_head.len().min(cap)];
@@ -363,15 +378,31 @@ impl<'w> MatchSink<'w> {
     }
 }
 
+/// Why counts that add up past `u64::MAX` are refused: rg's numbers are
+/// shown as they are, never wrapped or capped, and no search finds that
+/// many lines, so the output is not rg's.
+pub fn too_many_counted() -> String {
+    format!(
+        "the counts add up past {} matched lines, more than any search finds",
+        u64::MAX
+    )
+}
+
 /// The lines of a match record, previewed at `cap` bytes, into `out`: one,
-/// or each line of a `multiline` match, with its own first submatch.
-fn matched_lines(record: &LinesRecord<'_>, cap: usize, multiline: bool, out: &mut Vec<Line>) {
+/// or each line of a `multiline` match, with its own first submatch. `Err`
+/// when its lines would be numbered past `u64::MAX` (no file has them).
+fn matched_lines(
+    record: &LinesRecord<'_>,
+    cap: usize,
+    multiline: bool,
+    out: &mut Vec<Line>,
+) -> Result<(), String> {
     let text: &[u8] = &record.lines;
     let last = text.len().saturating_sub(1);
     if !multiline || memchr::memchr(b'\n', &text[..last]).is_none() {
         let preview = preview::preview(text, record.first_match, cap);
         out.push(shown(record.line_number, true, preview));
-        return;
+        return Ok(());
     }
     let submatches: Vec<(usize, usize)> = record
         .first_match
@@ -387,10 +418,15 @@ fn matched_lines(record: &LinesRecord<'_>, cap: usize, multiline: bool, out: &mu
             .iter()
             .find(|&&(s, e)| s < end && (e > start || (s == e && s == start)))
             .map(|&(s, e)| (s.max(start) - start, e.min(end) - start));
+        let number = record
+            .line_number
+            .checked_add(k as u64)
+            .ok_or_else(|| format!("a match record's lines run past line {}", u64::MAX))?;
         let preview = preview::preview(piece, first, cap);
-        out.push(shown(record.line_number + k as u64, true, preview));
+        out.push(shown(number, true, preview));
         start = end;
     }
+    Ok(())
 }
 
 fn shown(number: u64, matched: bool, preview: Preview) -> Line {
@@ -406,7 +442,8 @@ fn shown(number: u64, matched: bool, preview: Preview) -> Line {
 fn read_at(path: &std::path::Path, offset: u64, len: usize) -> Option<Vec<u8>> {
     let mut file = File::open(path).ok()?;
     file.seek(SeekFrom::Start(offset)).ok()?;
-    let mut region = Vec::with_capacity(len);
+    // The file decides how much there is: a few bytes reserved, not `len`.
+    let mut region = Vec::with_capacity(len.min(1 << 16));
     file.take(len as u64).read_to_end(&mut region).ok()?;
     Some(region)
 }

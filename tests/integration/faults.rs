@@ -707,6 +707,154 @@ fn a_record_nested_millions_deep_is_a_parse_failure() {
     );
 }
 
+// ----------------------------------------------- numbers at their limits
+
+#[test]
+fn counts_and_line_numbers_at_u64_max_are_shown_true() {
+    // rg's numbers as large as they come: shown as they are, in text and
+    // JSON, never wrapped (a sum past u64::MAX once wrapped in release and
+    // panicked in debug).
+    let max = u64::MAX;
+    let t = TestDir::new();
+    let counts = format!("a\0{max}\nb\0{}\n", 0);
+    let rg = scripted(&t, counts.as_bytes(), b"", 0);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x", "--output", "count"]),
+        0,
+        &format!("Found {max} matches in 2 files\n\na: {max}\nb: 0\n"),
+    );
+    let json = run_with(
+        &t,
+        &rg,
+        &["--format", "json", "grep", "x", "--output", "count"],
+    );
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        value["total_matches"],
+        serde_json::json!(max),
+        "{}",
+        json.describe()
+    );
+    // Matched lines and context lines numbered up to u64::MAX, with context.
+    let context = |n: u64| {
+        serde_json::json!({"type": "context", "data": {
+            "path": {"text": "a.rs"}, "lines": {"text": "ctx\n"},
+            "line_number": n, "absolute_offset": 0, "submatches": []
+        }})
+        .to_string()
+    };
+    let out = format!(
+        "{}\n{}\n{}\n",
+        context(max - 2),
+        match_record("a.rs", max - 1, "x"),
+        match_record("a.rs", max, "x")
+    );
+    let rg = scripted(&t, out.as_bytes(), b"", 0);
+    assert_out(
+        &run_with(
+            &t,
+            &rg,
+            &["--grep-max-matches", "1", "grep", "x", "--context", "1"],
+        ),
+        0,
+        &format!(
+            "Found 1 of 2 matches\n\na.rs\nLine {}- ctx\nLine {}: x\n\n(The other 1 match: a.rs 1)\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)\n",
+            max - 2,
+            max - 1
+        ),
+    );
+}
+
+#[test]
+fn counts_that_add_up_past_u64_max_are_a_parse_failure() {
+    let max = u64::MAX;
+    let t = TestDir::new();
+    let counts = format!("a\0{max}\nb\0{max}\n");
+    let rg = scripted(&t, counts.as_bytes(), b"", 0);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x", "--output", "count"]),
+        4,
+        &format!(
+            "Error: grep failed: ripgrep's output could not be parsed (record 2: the counts add up past {max} matched lines, more than any search finds, read \"b\\x00{max}\").\n"
+        ),
+    );
+    // The same from --json's end records (a multiline count).
+    let end = |path: &str| {
+        serde_json::json!({"type": "end", "data": {
+            "path": {"text": path}, "binary_offset": null,
+            "stats": {"matched_lines": max}
+        }})
+        .to_string()
+    };
+    let out = format!("{}\n{}\n", end("a"), end("b"));
+    let rg = scripted(&t, out.as_bytes(), b"", 0);
+    let ran = run_with(&t, &rg, &["grep", "x", "-U", "--output", "count"]);
+    let text = stdout(&ran);
+    assert_eq!(ran.status.code(), Some(4), "{}: {text}", ran.describe());
+    assert!(
+        text.starts_with(&format!(
+            "Error: grep failed: ripgrep's output could not be parsed (record 2: the counts add up past {max} matched lines"
+        )),
+        "{}: {text}",
+        ran.describe()
+    );
+}
+
+#[test]
+fn a_multiline_match_numbered_past_u64_max_is_a_parse_failure() {
+    let max = u64::MAX;
+    let rec = serde_json::json!({"type": "match", "data": {
+        "path": {"text": "a.rs"}, "lines": {"text": "x\ny\n"},
+        "line_number": max, "absolute_offset": 0,
+        "submatches": [{"match": {"text": "x\ny"}, "start": 0, "end": 3}]
+    }})
+    .to_string();
+    let t = TestDir::new();
+    let rg = scripted(&t, format!("{rec}\n").as_bytes(), b"", 0);
+    assert_out(
+        &run_with(&t, &rg, &["grep", "x", "-U"]),
+        4,
+        &format!(
+            "Error: grep failed: ripgrep's output could not be parsed (record 1: a match record's lines run past line {max}, {}).\n",
+            read(&rec)
+        ),
+    );
+}
+
+#[test]
+fn a_giant_record_with_offsets_at_their_limits_is_previewed() {
+    // A record too large to hold (3 MB: past the 1 MiB held whole however
+    // the reads fall), whose offsets no file has:
+    // a match at usize::MAX, an absolute offset at u64::MAX, and a match
+    // that ends before it starts. No arithmetic overflows: the match
+    // alone, or the line's head.
+    let max = u64::MAX;
+    let line = "y".repeat(3_000_000);
+    let giant = |start: u64, end: u64| {
+        serde_json::json!({"type": "match", "data": {
+            "path": {"text": "min.js"}, "lines": {"text": format!("{line}\n")},
+            "line_number": 1, "absolute_offset": max,
+            "submatches": [{"match": {"text": "yy"}, "start": start, "end": end}]
+        }})
+        .to_string()
+    };
+    let t = TestDir::new();
+    let out = format!("{}\n", giant(max, max));
+    let rg = scripted(&t, out.as_bytes(), b"", 0);
+    assert_out(
+        &run_with(&t, &rg, &["--grep-max-line-bytes", "4", "grep", "y"]),
+        0,
+        "Found 1 match\n\nmin.js\nLine 1: …yy (line truncated)\n",
+    );
+    let out = format!("{}\n", giant(max, 5));
+    let rg = scripted(&t, out.as_bytes(), b"", 0);
+    assert_out(
+        &run_with(&t, &rg, &["--grep-max-line-bytes", "4", "grep", "y"]),
+        0,
+        "Found 1 match\n\nmin.js\nLine 1: yyyy (line truncated)\n",
+    );
+}
+
 #[test]
 fn malformed_output_after_rg_exit_1_is_still_exit_4() {
     let t = TestDir::new();
