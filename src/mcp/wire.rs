@@ -465,6 +465,32 @@ mod tests {
         assert!(matches!(items.as_slice(), [Incoming::Invalid(None, _)]));
     }
 
+    proptest::proptest! {
+        /// Any line, of JSON-RPC's pieces or any bytes, nested a little or
+        /// very deep: parsed to a message or an error, never a panic.
+        #[test]
+        fn no_line_makes_the_parser_panic(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(r#"{"jsonrpc":"2.0","#.to_owned()),
+                    proptest::strategy::Just(r#""id":"#.to_owned()),
+                    proptest::strategy::Just(r#""method":"tools/list","#.to_owned()),
+                    proptest::strategy::Just(r#""params":"#.to_owned()),
+                    proptest::strategy::Just("[".repeat(200)),
+                    proptest::strategy::Just("]".repeat(200)),
+                    proptest::strategy::Just("1180591620717411303424".to_owned()),
+                    "[\\[\\]{}\",:\\\\0-9a-z ]{0,8}",
+                ],
+                0..40,
+            ),
+            tail in proptest::collection::vec(proptest::num::u8::ANY, 0..8),
+        ) {
+            let mut line = pieces.concat().into_bytes();
+            line.extend_from_slice(&tail);
+            let _ = parse(&line);
+        }
+    }
+
     #[test]
     fn what_is_not_a_request() {
         let invalid = |line: &[u8]| match parse(line) {

@@ -450,6 +450,39 @@ mod tests {
         assert!(bad.error().unwrap().starts_with("record 1"));
     }
 
+    proptest::proptest! {
+        /// Any bytes as `--count --null` output, cut anywhere: counts or
+        /// the first record that is not one, never a panic or a wrapped
+        /// sum.
+        #[test]
+        fn no_count_output_makes_the_sink_panic(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(b"a\n".to_vec()),
+                    proptest::strategy::Just(b"\0".to_vec()),
+                    proptest::strategy::Just(b"\n".to_vec()),
+                    proptest::strategy::Just(u64::MAX.to_string().into_bytes()),
+                    proptest::strategy::Just(b"12".to_vec()),
+                    proptest::collection::vec(proptest::num::u8::ANY, 0..4),
+                ],
+                0..40,
+            ),
+            chunk in 1usize..16,
+        ) {
+            let bytes = pieces.concat();
+            let mut sink = CountSink::default();
+            for piece in bytes.chunks(chunk) {
+                sink.chunk(piece);
+            }
+            sink.finish();
+            let _ = sink.error();
+            let w = Workdir::new(Path::new("/w"));
+            let counts = sink.into_counts(&w);
+            let sum = counts.iter().try_fold(0u64, |sum, c| sum.checked_add(c.count));
+            proptest::prop_assert!(sum.is_some());
+        }
+    }
+
     #[test]
     fn path_order_and_vcs_filter() {
         let w = Workdir::new(Path::new("/nonexistent"));

@@ -532,6 +532,89 @@ mod tests {
         }
     }
 
+    /// A piece of what a hostile or broken rg may print: the parts of
+    /// its records, numbers at their limits, brackets, quotes, escapes,
+    /// newlines, any byte.
+    fn token() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let text = |s: &str| Just(s.as_bytes().to_vec());
+        let number = prop_oneof![
+            Just(0u64),
+            Just(1),
+            Just(3),
+            Just(u64::MAX - 1),
+            Just(u64::MAX),
+            any::<u64>(),
+        ]
+        .prop_map(|n| n.to_string().into_bytes());
+        prop_oneof![
+            text(r#"{"type":"match","data":{"#),
+            text(r#"{"type":"context","data":{"#),
+            text(r#"{"type":"end","data":{"#),
+            text(r#""path":{"text":"a\u00e9\n"},"#),
+            text(r#""path":{"bytes":"YS//"},"#),
+            text(r#""lines":{"text":"x😀y\nz\n"},"#),
+            text(r#""lines":{"bytes":"/w=="},"#),
+            text(r#""line_number":"#),
+            text(r#""absolute_offset":"#),
+            text(r#""submatches":[{"match":{"text":"x"},"start":"#),
+            text(r#","end":"#),
+            text(r#""binary_offset":"#),
+            text(r#""stats":{"matched_lines":"#),
+            number,
+            text("}"),
+            text("]"),
+            text("["),
+            text(","),
+            text("\""),
+            text("\\"),
+            text("\n"),
+            text("null"),
+            any::<u8>().prop_map(|b| vec![b]),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever rg prints, however it is cut into reads, with or
+        /// without an overflow part-way: the sink neither panics nor
+        /// overflows, in any mode, with records held whole or read as
+        /// they stream (a bound this small sends most to `rg::giant`).
+        #[test]
+        fn no_output_makes_the_sink_panic(
+            tokens in proptest::collection::vec(token(), 0..80),
+            chunk in 1usize..64,
+            cap in 0usize..8,
+            bound in 8usize..160,
+            modes in 0u8..8,
+            overflow_at in proptest::option::of(0usize..2000),
+        ) {
+            let w = Workdir::new(Path::new("/nonexistent"));
+            let want = Want {
+                all_submatches: modes & 1 != 0,
+                counts: modes & 2 != 0,
+                context: modes & 4 != 0,
+            };
+            let mut sink = MatchSink::new(&w, cap, want, Some(bound));
+            let bytes = tokens.concat();
+            let (parsed, skimmed) = bytes.split_at(overflow_at.unwrap_or(bytes.len()).min(bytes.len()));
+            for piece in parsed.chunks(chunk) {
+                sink.chunk(piece);
+            }
+            if overflow_at.is_some() {
+                for piece in skimmed.chunks(chunk) {
+                    sink.skim(piece);
+                }
+                sink.overflowed();
+                let _ = sink.heavy();
+            } else {
+                sink.finish();
+            }
+            let _ = sink.error();
+            let _ = sink.has_matches();
+            let _ = sink.into_matched();
+        }
+    }
+
     #[test]
     fn first_malformed_record_is_named() {
         let w = Workdir::new(Path::new("/"));
