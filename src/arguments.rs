@@ -87,6 +87,13 @@ fn not_json(tool: Tool, e: &serde_json::Error) -> String {
             "{tool} arguments are not valid JSON: a string holds a \\u escape that is no character (a lone UTF-16 surrogate such as \\ud800, or fewer than 4 hex digits); write the character itself, or a full surrogate pair ({detail})"
         );
     }
+    if detail.starts_with("recursion limit exceeded") {
+        // serde_json reads at most 127 levels of arrays and objects, so a
+        // deeper value is refused before it can exhaust the stack.
+        return format!(
+            "{tool} arguments nest deeper than 127 levels of arrays and objects ({detail}); pass an object such as {{\"pattern\": \"...\"}}"
+        );
+    }
     format!(
         "{tool} arguments are not valid JSON ({detail}); pass an object such as {{\"pattern\": \"...\"}}"
     )
@@ -274,6 +281,21 @@ mod tests {
             let e = parse(Tool::Grep, text).request.unwrap_err();
             assert_eq!(e.field, field, "{text}");
             assert!(e.message.contains(message), "{text}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn arguments_nested_past_the_limit_are_an_argument_error() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        for text in [deep(100_000), format!(r#"{{"pattern":{}}}"#, deep(100_000))] {
+            let e = parse(Tool::Glob, &text).request.unwrap_err();
+            assert_eq!(e.field, "arguments");
+            assert!(
+                e.message
+                    .starts_with("glob arguments nest deeper than 127 levels"),
+                "{}",
+                e.message
+            );
         }
     }
 

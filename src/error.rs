@@ -6,6 +6,7 @@
 use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
+use crate::render::text::{escape_lines, escape_path};
 use crate::settings::RgMissing;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
@@ -315,7 +316,10 @@ impl Reason {
 }
 
 /// Every search failure's message, in one place: `<tool> <what happened>.
-/// <what to do>`.
+/// <what to do>`. What came from outside (a path, a file name, rg's
+/// stderr, a record rg printed) is escaped here, so the message is safe in
+/// text and JSON alike: one-line pieces by `escape_path`, rg's stderr
+/// (several lines by nature) by `escape_lines`.
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tool = self.tool;
@@ -327,25 +331,30 @@ impl fmt::Display for SearchError {
                 stderr,
             } => write!(
                 f,
-                "{} rejected by ripgrep (exit {status}): {stderr}\n{}",
+                "{} rejected by ripgrep (exit {status}): {}\n{}",
                 rejection.what(),
+                escape_lines(stderr),
                 rejection.advice()
             ),
             Reason::RgNotFound { rg, stderr } => write!(
                 f,
-                "could not run ripgrep `{rg}` (exit 127: {stderr}). {}",
+                "could not run ripgrep `{}` (exit 127: {}). {}",
+                escape_path(rg),
+                escape_lines(stderr),
                 not_run_advice(stderr)
             ),
             Reason::RgMissing { given, problem } => f.write_str(&rg_missing(given, problem)),
             Reason::RgNotExecutable { rg, stderr } => write!(
                 f,
-                "could not execute ripgrep `{rg}` (exit 126: {stderr}). {}",
+                "could not execute ripgrep `{}` (exit 126: {}). {}",
+                escape_path(rg),
+                escape_lines(stderr),
                 not_run_advice(stderr)
             ),
             Reason::Workdir { workdir, problem } => write!(
                 f,
                 "cannot run: the workdir {} {problem}. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.",
-                workdir.display()
+                escape_path(&workdir.display().to_string())
             ),
             Reason::CommandTooLong { bytes } => write!(
                 f,
@@ -353,12 +362,13 @@ impl fmt::Display for SearchError {
             ),
             Reason::Target { status, stderr } => write!(
                 f,
-                "could not search the given path (ripgrep exit {status}: {stderr}). Check that the path exists relative to the workdir, or omit it to search the whole workdir."
+                "could not search the given path (ripgrep exit {status}: {}). Check that the path exists relative to the workdir, or omit it to search the whole workdir.",
+                escape_lines(stderr)
             ),
             Reason::SpawnFailed { workdir, reason } => write!(
                 f,
                 "could not start {STARTED} in the workdir {}: {reason}",
-                workdir.display()
+                escape_path(&workdir.display().to_string())
             ),
             Reason::RgKilled { signal, stderr } => write!(
                 f,
@@ -372,7 +382,8 @@ impl fmt::Display for SearchError {
             ),
             Reason::MalformedOutput { detail } => write!(
                 f,
-                "failed: ripgrep's output could not be parsed ({detail}). Check that --rg names ripgrep 13 or newer."
+                "failed: ripgrep's output could not be parsed ({}).",
+                escape_path(detail)
             ),
             Reason::RawOutputOverflow { cap, heavy } => write!(
                 f,
@@ -449,29 +460,31 @@ const INSTALL_ADVICE: &str = concat!(
 
 /// Why the given rg cannot be run, and what to do about it.
 fn rg_missing(given: &str, problem: &RgMissing) -> String {
+    let given = escape_path(given);
+    let shown = |path: &std::path::Path| escape_path(&path.display().to_string()).into_owned();
     match problem {
         RgMissing::NotOnPath => format!(
             "requires ripgrep (rg) on PATH, but no absolute directory on PATH holds an executable `{given}`. {INSTALL_ADVICE}"
         ),
         RgMissing::NoSuchFile(path) => format!(
             "requires ripgrep (rg), but {} does not exist. {INSTALL_ADVICE}",
-            path.display()
+            shown(path)
         ),
         #[cfg(unix)]
         RgMissing::NotExecutable(path) => format!(
             "cannot run ripgrep: {} is not an executable file (a permission problem, or a directory). Make it executable (chmod +x) or point --rg / DSH_SEARCH_RG at an executable rg.",
-            path.display()
+            shown(path)
         ),
         // Windows: what is there is a directory, or a batch file, which is
         // never run (settings/windows.rs).
         #[cfg(windows)]
         RgMissing::NotExecutable(path) => format!(
             "cannot run ripgrep: {} is not a program dsh-search runs (a directory, or a .bat/.cmd file). Point --rg / DSH_SEARCH_RG at rg.exe.",
-            path.display()
+            shown(path)
         ),
         RgMissing::NotUtf8(path) => format!(
             "cannot run ripgrep: its path {} is not valid UTF-8. Point --rg / DSH_SEARCH_RG at an rg whose path is.",
-            path.display()
+            shown(path)
         ),
     }
 }
@@ -531,7 +544,7 @@ fn heavy_share(heavy: &[(String, u8)]) -> String {
             _ => ", ",
         };
         let of_it = if i == 0 { " of it" } else { "" };
-        let _ = write!(out, "{joint}{share}%{of_it} from {path}");
+        let _ = write!(out, "{joint}{share}%{of_it} from {}", escape_path(path));
     }
     out
 }
@@ -540,7 +553,7 @@ fn stderr_suffix(stderr: &str) -> String {
     if stderr.is_empty() {
         String::new()
     } else {
-        format!(": {stderr}")
+        format!(": {}", escape_lines(stderr))
     }
 }
 

@@ -47,7 +47,9 @@ pub fn render(f: &Facts<'_>) -> String {
             let stderr = if raw.stderr.is_empty() {
                 "(empty)".to_owned()
             } else {
-                raw.stderr.replace('\n', "\n            ")
+                // rg's words, which may quote a hostile file name: its
+                // line breaks stay, other control characters are escaped.
+                crate::render::text::escape_lines(&raw.stderr).replace('\n', "\n            ")
             };
             line("stderr:", &stderr);
             line(
@@ -65,10 +67,11 @@ pub fn render(f: &Facts<'_>) -> String {
                 _ => ("--grep-max-matches", s.limits.grep_max_matches),
             };
             let limit = if report.paged {
-                let end = report.offset + report.shown;
+                // Any offset a caller gives: counted past usize, never wrapped.
+                let end = (report.offset as u128) + (report.shown as u128);
                 format!(
                     "the page asked for shows entries {} to {end} of {} ({option} {cap})",
-                    (report.offset + 1).min(end.max(1)),
+                    crate::render::text::ordinal(report.offset).min(end.max(1)),
                     report.total
                 )
             } else if report.truncated() {

@@ -14,6 +14,12 @@ use serde_json::value::RawValue;
 
 /// A line longer than this is skipped and answered with a parse error.
 pub const MAX_LINE: usize = 16 * 1024 * 1024;
+/// A line whose arrays and objects nest deeper than this is answered with
+/// a parse error before anything parses it. `serde_json` reads a `Value`
+/// (the params, served later) only this deep anyway; a raw value (a batch
+/// item, a field kept raw) it reads at any depth, so without this bound a
+/// line of `[` a million deep would be parsed again for every level.
+pub const MAX_DEPTH: usize = 127;
 
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
@@ -206,10 +212,19 @@ struct Envelope {
     error: Field,
 }
 
-/// Parse one line. `Err` is a parse error (the line is not JSON).
+/// Parse one line. `Err` is a parse error (the line is not JSON, or
+/// nests deeper than [`MAX_DEPTH`]).
 pub fn parse(line: &[u8]) -> Result<Incoming, RpcError> {
+    if nests_deeper_than(line, MAX_DEPTH) {
+        return Err(RpcError::new(
+            PARSE_ERROR,
+            format!(
+                "a message nested deeper than {MAX_DEPTH} levels of arrays and objects was skipped"
+            ),
+        ));
+    }
     let not_json = |e: serde_json::Error| RpcError::new(PARSE_ERROR, format!("not JSON: {e}"));
-    match line.iter().find(|b| !b.is_ascii_whitespace()) {
+    match first_byte(line) {
         Some(b'[') => {
             let items: Vec<&RawValue> = serde_json::from_slice(line).map_err(not_json)?;
             Ok(Incoming::Batch(items.into_iter().map(batch_item).collect()))
@@ -232,13 +247,55 @@ pub fn parse(line: &[u8]) -> Result<Incoming, RpcError> {
     }
 }
 
+/// The first byte of `line` that is not whitespace.
+fn first_byte(line: &[u8]) -> Option<&u8> {
+    line.iter().find(|b| !b.is_ascii_whitespace())
+}
+
+/// Whether the arrays and objects of `line` nest deeper than `most`: one
+/// pass, no allocation, whatever the line holds (brackets inside strings
+/// do not count; a line that is not JSON is the parser's to judge).
+fn nests_deeper_than(line: &[u8], most: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in line {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > most {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// One item of a batch (already known to be JSON): a message, or why not.
+/// A batch inside a batch is refused as it is, never parsed: parsing it
+/// would take it apart item by item again, once a level.
 fn batch_item(item: &RawValue) -> Incoming {
-    match parse(item.get().as_bytes()) {
-        Ok(Incoming::Batch(_)) => Incoming::Invalid(
+    let text = item.get().as_bytes();
+    if first_byte(text) == Some(&b'[') {
+        return Incoming::Invalid(
             None,
             RpcError::new(INVALID_REQUEST, "a batch cannot hold a batch"),
-        ),
+        );
+    }
+    match parse(text) {
         Ok(incoming) => incoming,
         Err(e) => Incoming::Invalid(None, e),
     }
@@ -358,6 +415,80 @@ mod tests {
             error_line(Some(&text), &RpcError::new(-1, "m")),
             r#"{"jsonrpc":"2.0","id":"a\"b","error":{"code":-1,"message":"m"}}"#
         );
+    }
+
+    #[test]
+    fn a_line_nested_too_deep_is_a_parse_error_whatever_its_size() {
+        let deep = |n: usize, open: &str, close: &str| {
+            let mut line = open.repeat(n);
+            line.push_str(&close.repeat(n));
+            line.into_bytes()
+        };
+        for line in [
+            deep(100_000, "[", "]"),
+            deep(MAX_DEPTH + 1, "[", "]"),
+            deep(100_000, r#"{"a":"#, "}"),
+            // Within a request: the depth of the whole line counts.
+            [
+                &br#"{"jsonrpc":"2.0","id":1,"method":"x","params":"#[..],
+                &deep(MAX_DEPTH, "[", "]"),
+                b"}",
+            ]
+            .concat(),
+        ] {
+            let e = parse(&line).unwrap_err();
+            assert_eq!(e.code, PARSE_ERROR, "{}", e.message);
+            assert!(
+                e.message.contains("nested deeper than 127"),
+                "{}",
+                e.message
+            );
+        }
+        // At the bound, and brackets inside strings, are fine.
+        assert!(matches!(
+            parse(&deep(MAX_DEPTH, "[", "]")),
+            Ok(Incoming::Batch(_))
+        ));
+        let quoted = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{}\"{}"}}"#,
+            "[".repeat(500),
+            "{".repeat(500)
+        );
+        let Ok(Incoming::Message(m)) = parse(quoted.as_bytes()) else {
+            panic!("a request")
+        };
+        assert_eq!(m.method.len(), 1001);
+        // A batch in a batch is refused without being taken apart.
+        let Ok(Incoming::Batch(items)) = parse(&deep(MAX_DEPTH, "[", "]")) else {
+            panic!("a batch")
+        };
+        assert!(matches!(items.as_slice(), [Incoming::Invalid(None, _)]));
+    }
+
+    proptest::proptest! {
+        /// Any line, of JSON-RPC's pieces or any bytes, nested a little or
+        /// very deep: parsed to a message or an error, never a panic.
+        #[test]
+        fn no_line_makes_the_parser_panic(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(r#"{"jsonrpc":"2.0","#.to_owned()),
+                    proptest::strategy::Just(r#""id":"#.to_owned()),
+                    proptest::strategy::Just(r#""method":"tools/list","#.to_owned()),
+                    proptest::strategy::Just(r#""params":"#.to_owned()),
+                    proptest::strategy::Just("[".repeat(200)),
+                    proptest::strategy::Just("]".repeat(200)),
+                    proptest::strategy::Just("1180591620717411303424".to_owned()),
+                    "[\\[\\]{}\",:\\\\0-9a-z ]{0,8}",
+                ],
+                0..40,
+            ),
+            tail in proptest::collection::vec(proptest::num::u8::ANY, 0..8),
+        ) {
+            let mut line = pieces.concat().into_bytes();
+            line.extend_from_slice(&tail);
+            let _ = parse(&line);
+        }
     }
 
     #[test]

@@ -260,7 +260,7 @@ fn results<'a>(r: &'a Report, text: Cow<'a, str>) -> Results<'a> {
     };
     let total_files = (r.tool == Tool::Grep).then(|| r.total_files());
     let total_matches = match &r.items {
-        Items::Counts(files) => Some(files.iter().map(|f| f.count).sum()),
+        Items::Counts(files) => Some(text::total_count(files)),
         _ => None,
     };
     let (spill, spill_error) = match &r.spill {

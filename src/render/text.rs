@@ -40,7 +40,8 @@ pub fn response(r: &Response) -> String {
         } else {
             "arguments"
         };
-        let _ = write!(out, "\n\n(ignored unknown {noun}: {})", unknown.join(", "));
+        let names: Vec<Cow<'_, str>> = unknown.iter().map(|n| escape_path(n)).collect();
+        let _ = write!(out, "\n\n(ignored unknown {noun}: {})", names.join(", "));
     }
     let moot: Vec<&str> = r
         .ignored
@@ -116,7 +117,7 @@ pub fn report(r: &Report) -> String {
 fn page(r: &Report) -> String {
     let from = |noun: &str| {
         if r.offset > 0 {
-            format!(", from {noun} {}", r.offset + 1)
+            format!(", from {noun} {}", ordinal(r.offset))
         } else {
             String::new()
         }
@@ -146,8 +147,7 @@ fn page(r: &Report) -> String {
             format!("{header}\n\n{}", paths(r.path_page()))
         }
         Items::Counts(files) => {
-            let matches: u64 = files.iter().map(|f| f.count).sum();
-            let mut header = counts_found(matches, r.total);
+            let mut header = counts_found(total_count(files), r.total);
             if r.truncated() {
                 let _ = write!(header, " (showing {}{})", r.shown, from("file"));
             }
@@ -172,9 +172,10 @@ fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
     }
 }
 
-/// The text of a failure whose message is already a string.
+/// The text of a failure whose message is already a string (control
+/// characters a value brought into it escaped; its line breaks stay).
 pub fn error_message(message: &str) -> String {
-    format!("Error: {message}")
+    format!("Error: {}", escape_lines(message))
 }
 
 /// What a caller should know besides the result: each non-clean part of a
@@ -327,6 +328,13 @@ fn links(tool: Tool, n: usize, complete: bool, list: &[Linked]) -> String {
     )
 }
 
+/// The number of the entry after `offset` skipped ones (`offset` 0 is
+/// entry 1), true for any offset a caller may give: one past the largest
+/// `usize` is a number too.
+pub fn ordinal(offset: usize) -> u128 {
+    (offset as u128) + 1
+}
+
 /// `3750` as `3,750`.
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -373,7 +381,8 @@ fn unsearched(u: &Unsearched) -> String {
     let noun = if u.paths == 1 { "path" } else { "paths" };
     format!(
         "{} {noun} could not be searched; first error: {}",
-        u.paths, u.first_error
+        u.paths,
+        escape_path(&u.first_error)
     )
 }
 
@@ -400,14 +409,11 @@ pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
             out
         }
         Items::Files(all) => format!("{}{note}\n\n{}", files_found(r.total), paths(all.all())),
-        Items::Counts(all) => {
-            let matches: u64 = all.iter().map(|f| f.count).sum();
-            format!(
-                "{}{note}\n\n{}",
-                counts_found(matches, r.total),
-                counts(all)
-            )
-        }
+        Items::Counts(all) => format!(
+            "{}{note}\n\n{}",
+            counts_found(total_count(all), r.total),
+            counts(all)
+        ),
     }
 }
 
@@ -425,6 +431,14 @@ fn files_found(n: usize) -> String {
     } else {
         format!("Found {n} files")
     }
+}
+
+/// The matched lines of all `files`. The sinks refuse counts whose sum
+/// is past `u64::MAX` (no search finds that many: rg's output is
+/// malformed), so the sum is true; it saturates rather than wrap should
+/// one ever come through.
+pub fn total_count(files: &[FileCount]) -> u64 {
+    files.iter().fold(0, |sum, f| sum.saturating_add(f.count))
 }
 
 fn counts_found(matches: u64, files: usize) -> String {
@@ -479,7 +493,7 @@ fn cap_footer(r: &Report) -> String {
             "Showing {} of {} paths, from path {}. ",
             r.shown,
             r.total,
-            r.offset + 1
+            ordinal(r.offset)
         ),
         Items::Glob(_) => format!("Showing {} of {} paths. ", r.shown, r.total),
         _ => String::new(),
@@ -502,24 +516,38 @@ fn cap_footer(r: &Report) -> String {
 
 /// A path as one safe line: control characters (newline, tab, ESC, C1, …)
 /// shown escaped, so a hostile name can neither split a result nor drive a
-/// terminal (SPEC §4). JSON carries paths unescaped.
+/// terminal (SPEC §4). JSON carries paths unescaped. Every path, file name
+/// and one-line piece of rg's text shown in text output goes through this
+/// (or [`escape_lines`]); `escape` is the one place that decides how.
 pub fn escape_path(path: &str) -> Cow<'_, str> {
-    if !path.chars().any(char::is_control) {
-        return Cow::Borrowed(path);
+    escape(path, false)
+}
+
+/// Text that is several lines by nature (an error message quoting rg's
+/// stderr, clap's usage) made safe: its line breaks stay, every other
+/// control character is escaped as [`escape_path`] escapes it.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    escape(text, true)
+}
+
+fn escape(text: &str, keep_newlines: bool) -> Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && !(keep_newlines && c == '\n');
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(path.len() + 8);
-    for c in path.chars() {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
         match c {
+            c if !escaped(c) => out.push(c),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() && (c as u32) < 0x80 => {
+            c if (c as u32) < 0x80 => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }
-            c if c.is_control() => {
+            c => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
-            c => out.push(c),
         }
     }
     Cow::Owned(out)

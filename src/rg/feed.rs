@@ -7,6 +7,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::stop::{Budget, Halt};
 
 /// stdout is parsed inline up to this many bytes, then on a parser thread.
 const INLINE_BYTES: u64 = 256 * 1024;
@@ -14,6 +17,9 @@ const INLINE_BYTES: u64 = 256 * 1024;
 const BATCH: usize = 64 * 1024;
 /// Stack of the parser thread (serde's recursion is bounded by its depth limit).
 const PARSER_STACK: usize = 512 * 1024;
+/// How long a timed-out run's backlog may still be parsed: what arrived
+/// before the deadline is shown (SPEC §4a), but the deadline has passed.
+const BACKLOG_GRACE: Duration = Duration::from_millis(100);
 
 /// Receives rg's stdout, in order, as it arrives, never past the byte cap.
 pub trait Sink: Send {
@@ -117,8 +123,20 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
         }
     }
 
-    /// End the feed as `how` says (see [`Finish`]).
-    pub(super) fn finish(self, how: Finish, handback: &AtomicBool) {
+    /// End the feed as `how` says (see [`Finish`]). The backlog is parsed
+    /// a batch at a time within `budget` (a batch is one read or
+    /// [`BATCH`] bytes, parsed in time linear in its bytes), so parsing
+    /// what rg printed never outlasts the call: `Some` is the halt that
+    /// stopped a run rg had ended by itself (its sink stays unfinished).
+    /// A timed-out run's backlog gets [`BACKLOG_GRACE`]; an overflowed
+    /// one's skim stops at the deadline.
+    pub(super) fn finish(
+        self,
+        how: Finish,
+        handback: &AtomicBool,
+        budget: Budget<'_>,
+    ) -> Option<Halt> {
+        let grace = Instant::now() + BACKLOG_GRACE;
         let sink = match self {
             Self::Inline { sink, .. } => sink,
             Self::Threaded { batch, tx, parser } => {
@@ -129,26 +147,51 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
                 drop(tx);
                 let (sink, rx, held) = match parser.join() {
                     Ok(Some(handed)) => handed,
-                    Ok(None) => return,
+                    Ok(None) => return None,
                     Err(panic) => std::panic::resume_unwind(panic),
                 };
-                for batch in held.into_iter().chain(rx.try_iter()) {
-                    match how {
-                        Finish::Complete | Finish::TimedOut => sink.chunk(&batch),
-                        Finish::Overflow => sink.skim(&batch),
-                        Finish::Abandon => break,
-                    }
+                let backlog = held.into_iter().chain(rx.try_iter());
+                if let Some(halt) = drain(sink, backlog, how, budget, grace) {
+                    return Some(halt);
                 }
                 sink
             }
-            Self::Moving => return,
+            Self::Moving => return None,
         };
         match how {
             Finish::Complete => sink.finish(),
             Finish::Overflow => sink.overflowed(),
             Finish::TimedOut | Finish::Abandon => {}
         }
+        None
     }
+}
+
+/// Hand the parser thread's `backlog` to `sink` as `how` says, a batch at
+/// a time, looking at the clock before each: a complete run's backlog
+/// stops at `budget`'s halt (returned), a timed-out run's at `grace`, an
+/// overflowed run's skim at the deadline.
+fn drain<S: Sink>(
+    sink: &mut S,
+    backlog: impl Iterator<Item = Vec<u8>>,
+    how: Finish,
+    budget: Budget<'_>,
+    grace: Instant,
+) -> Option<Halt> {
+    for batch in backlog {
+        match how {
+            Finish::Complete => {
+                if let Err(halt) = budget.check() {
+                    return Some(halt);
+                }
+                sink.chunk(&batch);
+            }
+            Finish::TimedOut if Instant::now() < grace => sink.chunk(&batch),
+            Finish::Overflow if budget.check().is_ok() => sink.skim(&batch),
+            Finish::TimedOut | Finish::Overflow | Finish::Abandon => break,
+        }
+    }
+    None
 }
 
 /// Start the parser thread and move `sink` to it; the sink comes back if
@@ -192,3 +235,76 @@ fn lower_priority() {
 
 #[cfg(not(target_os = "linux"))]
 fn lower_priority() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stop::Stop;
+
+    /// What a sink was handed.
+    #[derive(Default)]
+    struct Seen {
+        chunked: Vec<u8>,
+        skimmed: Vec<u8>,
+    }
+
+    impl Sink for Seen {
+        fn chunk(&mut self, bytes: &[u8]) {
+            self.chunked.extend_from_slice(bytes);
+        }
+        fn skim(&mut self, bytes: &[u8]) {
+            self.skimmed.extend_from_slice(bytes);
+        }
+    }
+
+    #[test]
+    fn the_backlog_is_parsed_within_the_budget() {
+        let stop = Stop::new();
+        let now = Instant::now();
+        let live = Budget {
+            deadline: now + Duration::from_secs(600),
+            stop: &stop,
+        };
+        let spent = Budget {
+            deadline: now,
+            stop: &stop,
+        };
+        let later = now + Duration::from_secs(600);
+        let backlog = || vec![b"ab".to_vec(), b"cd".to_vec()].into_iter();
+        let run = |how, budget, grace| {
+            let mut seen = Seen::default();
+            let halt = drain(&mut seen, backlog(), how, budget, grace);
+            (halt, seen.chunked, seen.skimmed)
+        };
+        assert_eq!(
+            run(Finish::Complete, live, now),
+            (None, b"abcd".to_vec(), Vec::new())
+        );
+        // rg ended by itself, but the deadline passed before its output
+        // was parsed: the run is cut short there.
+        assert_eq!(
+            run(Finish::Complete, spent, later),
+            (Some(Halt::TimedOut), Vec::new(), Vec::new())
+        );
+        assert_eq!(
+            run(Finish::TimedOut, spent, later),
+            (None, b"abcd".to_vec(), Vec::new())
+        );
+        assert_eq!(
+            run(Finish::TimedOut, spent, now),
+            (None, Vec::new(), Vec::new())
+        );
+        assert_eq!(
+            run(Finish::Overflow, live, now),
+            (None, Vec::new(), b"abcd".to_vec())
+        );
+        assert_eq!(
+            run(Finish::Overflow, spent, later),
+            (None, Vec::new(), Vec::new())
+        );
+        assert_eq!(
+            run(Finish::Abandon, live, later),
+            (None, Vec::new(), Vec::new())
+        );
+    }
+}

@@ -8,12 +8,24 @@
 //! record (`data.lines.text`, `data.submatches[0].start`, …) and keeps a
 //! bounded prefix of the strings it was asked for, still escaped; the
 //! prefix is decoded once, at the end, cut where no escape is split.
+//!
+//! Whatever the record holds, the reader's memory is bounded (its nesting
+//! is cut at [`MAX_DEPTH`], every kept string at its own bound) and its
+//! time is linear in the record's bytes (each byte is looked at once, and
+//! where a value lies is read from the few levels above it, not copied).
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 
 /// The longest path kept (paths are at most a few KiB: `PATH_MAX`).
 const PATH_BOUND: usize = 64 * 1024;
+/// The deepest nesting of arrays and objects read. rg's records nest 5
+/// deep at most (`data.submatches[0].match.text`); a record nested deeper
+/// is no record of rg's, and the parse fails there instead of keeping a
+/// level for each of millions of `[`.
+const MAX_DEPTH: usize = 16;
+/// The longest object key kept (rg's keys are short words).
+const KEY_BOUND: usize = 4096;
 
 /// What a giant record says, as far as it was kept.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -30,7 +42,14 @@ pub struct Giant {
     pub first_match: Option<(usize, usize)>,
     /// The first bytes of the first submatch's text (decoded).
     pub match_head: Vec<u8>,
+    /// The record's own first bytes, as rg wrote them: what an error
+    /// message about it quotes.
+    pub opening: Vec<u8>,
 }
+
+/// Bytes of the record kept for [`Giant::opening`]: more than
+/// `rg::read_excerpt` quotes, so it shows that it was cut.
+const OPENING: usize = 128;
 
 /// Where in the record a value lies, as far as the reader cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +108,8 @@ pub struct Reader {
     head_bound: usize,
     giant: Giant,
     error: Option<String>,
+    /// Bytes of the record fed so far.
+    bytes: u64,
 }
 
 impl Reader {
@@ -104,11 +125,27 @@ impl Reader {
             head_bound: head.saturating_mul(6).saturating_add(64),
             giant: Giant::default(),
             error: None,
+            bytes: 0,
         }
+    }
+
+    /// Bytes of the record fed so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The path of the record, once it was read (a record cut short by
+    /// the raw-output cap still names its file).
+    pub fn path(&self) -> Option<&[u8]> {
+        (!self.giant.path.is_empty()).then_some(self.giant.path.as_slice())
     }
 
     /// Read the next bytes of the record (never its closing `\n`).
     pub fn feed(&mut self, bytes: &[u8]) {
+        self.bytes = self.bytes.saturating_add(bytes.len() as u64);
+        let opening = &mut self.giant.opening;
+        let room = OPENING.saturating_sub(opening.len()).min(bytes.len());
+        opening.extend_from_slice(&bytes[..room]);
         let mut i = 0;
         while i < bytes.len() && self.error.is_none() {
             let b = bytes[i];
@@ -162,11 +199,15 @@ impl Reader {
         if self.state == State::Bare {
             self.end_bare();
         }
-        if let Some(e) = self.error {
-            return Err(e);
+        let read = || super::read_excerpt(&self.giant.opening);
+        if let Some(e) = &self.error {
+            return Err(format!("{e}, {}", read()));
         }
         if !self.stack.is_empty() || self.state != State::After {
-            return Err("a record that is too large to hold ends before it is whole".to_owned());
+            return Err(format!(
+                "a record that is too large to hold ends before it is whole, {}",
+                read()
+            ));
         }
         Ok(self.giant)
     }
@@ -189,11 +230,18 @@ impl Reader {
         match (self.state, b) {
             (State::Value, b'"') => {
                 self.key = in_object && !self.has_key();
-                let bound = if self.key { 4096 } else { self.bound_here() };
+                let bound = if self.key {
+                    KEY_BOUND
+                } else {
+                    self.bound_here()
+                };
                 self.begin(bound);
                 self.state = State::Str { escaped: false };
             }
             (State::Colon, b':') => self.state = State::Value,
+            (State::Value, b'{' | b'[') if self.stack.len() >= MAX_DEPTH => {
+                self.fail("nests deeper than rg's records do");
+            }
             (State::Value, b'{') => {
                 self.stack.push(Level::Object(None));
             }
@@ -215,7 +263,7 @@ impl Reader {
             (State::After, b',') => {
                 match self.stack.last_mut() {
                     Some(Level::Object(key)) => *key = None,
-                    Some(Level::Array(i)) => *i += 1,
+                    Some(Level::Array(i)) => *i = i.saturating_add(1),
                     None => self.fail("has more than one value"),
                 }
                 self.state = State::Value;
@@ -250,8 +298,9 @@ impl Reader {
                 _ => None,
             }
         }
-        let path: Vec<&Level> = self.stack.iter().collect();
-        match path.as_slice() {
+        // Read in place: a value's slot depends on the levels above it,
+        // which are few (see MAX_DEPTH); nothing is copied per value.
+        match self.stack.as_slice() {
             [top] => match key(top) {
                 Some("type") => Slot::Type,
                 _ => Slot::Other,
@@ -467,6 +516,46 @@ mod tests {
         assert_eq!(g.path, b"a/\xff");
         assert_eq!(g.head, b"abcdefghi");
         assert_eq!(g.first_match, None);
+    }
+
+    #[test]
+    fn nesting_past_rgs_records_fails_in_bounded_memory() {
+        let mut reader = Reader::new(10);
+        reader.feed(br#"{"type":"match","data":{"x":"#);
+        let deep = vec![b'['; 1 << 20];
+        for _ in 0..8 {
+            reader.feed(&deep);
+            assert!(reader.stack.len() <= MAX_DEPTH);
+        }
+        assert_eq!(reader.bytes(), 28 + 8 * (1 << 20));
+        let e = reader.finish().unwrap_err();
+        assert!(
+            e.starts_with(
+                r#"a record that is too large to hold nests deeper than rg's records do, read "{"type":"match","data":{"x":[[["#
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn values_as_deep_as_the_bound_are_read() {
+        // The record's object, data, and `arrays` arrays; a million values
+        // at the deepest, each placed without copying the levels above.
+        let record = |arrays: usize| {
+            let mut text =
+                br#"{"type":"match","data":{"path":{"text":"p"},"line_number":3,"x":"#.to_vec();
+            text.extend_from_slice(&vec![b'['; arrays]);
+            text.extend_from_slice(&b"1,".repeat(1_000_000));
+            text.push(b'1');
+            text.extend_from_slice(&vec![b']'; arrays]);
+            text.extend_from_slice(b"}}");
+            text
+        };
+        let g = read(&record(MAX_DEPTH - 2), 65_536, 10).unwrap();
+        assert_eq!((g.path.as_slice(), g.line_number), (&b"p"[..], Some(3)));
+        // One level more is refused.
+        let e = read(&record(MAX_DEPTH - 1), 65_536, 10).unwrap_err();
+        assert!(e.contains("nests deeper"), "{e}");
     }
 
     #[test]

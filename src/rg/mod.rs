@@ -12,3 +12,39 @@ mod stderr;
 
 pub use feed::Sink;
 pub use stderr::Stderr;
+
+/// The most of a record an error message quotes.
+const EXCERPT: usize = 80;
+
+/// What an unparsable record held, for the error that names it (SPEC §6:
+/// say what was read, not guess why): `read "<its first bytes>"`, at most
+/// [`EXCERPT`] bytes cut at a character boundary, `…` after a cut, decoded
+/// lossily. Control characters stay: the message escapes them when shown.
+pub fn read_excerpt(record: &[u8]) -> String {
+    let mut end = record.len().min(EXCERPT);
+    // Back off a character the cut split (at most 3 continuation bytes).
+    let mut back = 0;
+    while end < record.len() && back < 3 && end > 0 && record[end] & 0xC0 == 0x80 {
+        end -= 1;
+        back += 1;
+    }
+    let cut = if end < record.len() { "…" } else { "" };
+    format!("read \"{}{cut}\"", String::from_utf8_lossy(&record[..end]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_excerpt_is_bounded_on_a_character_boundary() {
+        assert_eq!(read_excerpt(b"12"), "read \"12\"");
+        assert_eq!(read_excerpt(b""), "read \"\"");
+        let long = format!("{}é", "x".repeat(EXCERPT - 1));
+        assert_eq!(
+            read_excerpt(long.as_bytes()),
+            format!("read \"{}…\"", "x".repeat(EXCERPT - 1))
+        );
+        assert_eq!(read_excerpt(b"a\x00\xff"), "read \"a\u{0}\u{fffd}\"");
+    }
+}

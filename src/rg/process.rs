@@ -67,12 +67,10 @@ pub struct Spec<'a> {
     /// The call's deadline and stop channel.
     pub budget: Budget<'a>,
     /// rg stdout bytes the sink may receive; one more byte is an overflow.
+    /// Every byte counts, those of a record too large for the sink to hold
+    /// included (it reads such a record as it streams): SPEC §6 bounds raw
+    /// output, not what a sink chose to keep.
     pub stdout_cap: u64,
-    /// When set, each `\n`-ended record counts at most this many bytes
-    /// against the cap: the sink reads a longer one as it streams and keeps
-    /// only a bounded part of it (grep's `--json`: one giant line is a
-    /// match, not an overflow), so memory stays bounded by the cap.
-    pub record_bound: Option<u64>,
 }
 
 /// How the run ended.
@@ -147,8 +145,11 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
         });
         // Whatever ended the run, nothing of the group outlives it.
         child.kill();
-        feed.finish(Cut::finish(cut), &handback);
-        cut
+        // Parsing what is left stays within the budget too: a run rg
+        // ended by itself is still cut short if that parse is not done
+        // by the deadline.
+        let late = feed.finish(Cut::finish(cut), &handback, spec.budget);
+        cut.or(late.map(Cut::Halted))
     });
     let reaped = child.reap();
     let ending = match cut {
@@ -245,55 +246,31 @@ pub fn too_long(e: &io::Error) -> bool {
     os::too_long(e)
 }
 
-/// Counts stdout against the cap (see [`Spec::record_bound`]).
+/// Counts stdout against the cap (see [`Spec::stdout_cap`]).
 #[derive(Debug)]
 struct Meter {
     cap: u64,
-    bound: Option<u64>,
     counted: u64,
-    /// Bytes of the record not yet ended by `\n`.
-    record: u64,
 }
 
 impl Meter {
     fn new(spec: &Spec<'_>) -> Self {
         Self {
             cap: spec.stdout_cap,
-            bound: spec.record_bound,
             counted: 0,
-            record: 0,
         }
     }
 
     /// Count `chunk`; `Err(n)` when the cap is passed, with `n` the bytes
     /// of `chunk` that fit under it.
     fn count(&mut self, chunk: &[u8]) -> Result<(), usize> {
-        let Some(bound) = self.bound else {
-            self.counted += chunk.len() as u64;
-            if self.counted > self.cap {
-                let over = usize::try_from(self.counted - self.cap).unwrap_or(chunk.len());
-                return Err(chunk.len().saturating_sub(over));
-            }
-            return Ok(());
-        };
-        let mut from = 0;
-        while from < chunk.len() {
-            let end = memchr::memchr(b'\n', &chunk[from..]).map_or(chunk.len(), |i| from + i + 1);
-            let len = (end - from) as u64;
-            // Of this piece, the bytes still under the record's bound count.
-            let counts = bound.saturating_sub(self.record).min(len);
-            if self.counted + counts > self.cap {
-                let fits = usize::try_from(self.cap - self.counted).unwrap_or(0);
-                return Err(from + fits);
-            }
-            self.counted += counts;
-            self.record = if chunk[end - 1] == b'\n' {
-                0
-            } else {
-                self.record + len
-            };
-            from = end;
+        let room = self.cap.saturating_sub(self.counted);
+        let len = chunk.len() as u64;
+        if len > room {
+            self.counted = self.cap.saturating_add(1);
+            return Err(usize::try_from(room).unwrap_or(chunk.len()));
         }
+        self.counted += len;
         Ok(())
     }
 
@@ -330,7 +307,6 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
         workdir,
         budget: budget.within(Duration::from_secs(1)),
         stdout_cap: 64 * 1024,
-        record_bound: None,
     };
     let finished = run(&spec, &mut out).ok()?;
     match finished.ending {
@@ -347,40 +323,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_record_bound_counts_a_long_record_in_part() {
+    fn every_byte_counts_against_the_cap() {
+        // A record of any length counts whole, across chunks: a record
+        // too large for a sink to hold is no exception.
         let mut meter = Meter {
             cap: 25,
-            bound: Some(10),
             counted: 0,
-            record: 0,
         };
-        // A 4-byte record, then one of 40 bytes split across chunks: it
-        // counts 10; a short record after it counts whole.
         assert_eq!(meter.count(b"abc\n"), Ok(()));
-        assert_eq!(meter.count(&[b'x'; 30]), Ok(()));
-        assert_eq!(meter.count(b"yyyyyyyyy\nzz"), Ok(()));
-        assert_eq!(meter.counted, 4 + 10 + 2);
-        // The rest of that record counts 8 (10 less the 2 already seen).
-        assert_eq!(meter.count(b"0123456789\n"), Ok(()));
+        assert_eq!(meter.count(&[b'x'; 20]), Ok(()));
         assert_eq!(meter.counted, 24);
         // Over the cap: what fits is the first byte.
         assert_eq!(meter.count(b"ab\n"), Err(1));
-        let mut plain = Meter {
-            cap: 5,
-            bound: None,
-            counted: 0,
-            record: 0,
-        };
+        let mut plain = Meter { cap: 5, counted: 0 };
         assert_eq!(plain.count(b"abc"), Ok(()));
         assert_eq!(plain.count(b"defg"), Err(2));
         let mut kept = Vec::new();
         let mut feed = |bytes: &[u8]| kept.extend_from_slice(bytes);
-        let mut meter = Meter {
-            cap: 5,
-            bound: None,
-            counted: 0,
-            record: 0,
-        };
+        let mut meter = Meter { cap: 5, counted: 0 };
         assert!(!meter.pass(b"abc", &mut feed));
         assert!(meter.pass(b"defg", &mut feed));
         assert_eq!(kept, b"abcde");

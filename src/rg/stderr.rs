@@ -1,11 +1,22 @@
 //! rg's standard error, kept bounded: its first few KiB (where rg puts a
 //! pattern error), its last few, how much lay between, and how many
-//! non-blank lines it had (one per path rg could not search).
+//! messages it held (one per path rg could not search).
+//!
+//! A message is not always one line: a path rg names may hold a newline
+//! (`rg: ./bad` `dir: Permission denied (os error 13)` on two lines), and a
+//! few of rg's own messages continue on the next line. rg 14 starts every
+//! message with `rg: `, so once the first message starts that way, a line
+//! that does not is the continuation of the message before it: a path
+//! with a newline counts once. (A path whose newline is followed by
+//! `rg: ` itself cannot be told from a new message; it counts twice, never
+//! more.) rg 13 has no prefix: each non-blank line is a message there.
 
 /// Bytes of rg's stderr kept from its start (where rg puts pattern errors).
 const STDERR_HEAD: usize = 6 * 1024;
 /// Bytes of rg's stderr kept from its end.
 const STDERR_TAIL: usize = 2 * 1024;
+/// How rg 14 starts each of its messages.
+const PREFIX: &[u8] = b"rg: ";
 
 /// rg's stderr, bounded: its first and last few KiB and how much lay between.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -14,20 +25,27 @@ pub struct Stderr {
     tail: Vec<u8>,
     /// Bytes dropped between `head` and `tail`.
     omitted: u64,
-    /// Non-blank lines seen in the whole stream.
-    pub lines: u64,
+    /// rg's messages in the whole stream (see the module's note).
+    pub messages: u64,
     line_has_text: bool,
+    /// The first bytes of the line being read (as many as [`PREFIX`]).
+    line_start: Vec<u8>,
+    /// Whether messages start with [`PREFIX`]: decided by the first
+    /// non-blank line.
+    prefixed: Option<bool>,
 }
 
 impl Stderr {
     pub(super) fn push(&mut self, mut bytes: &[u8]) {
         for &b in bytes {
             if b == b'\n' {
-                if self.line_has_text {
-                    self.lines += 1;
-                }
-                self.line_has_text = false;
-            } else if !b.is_ascii_whitespace() {
+                self.end_line();
+                continue;
+            }
+            if self.line_start.len() < PREFIX.len() {
+                self.line_start.push(b);
+            }
+            if !b.is_ascii_whitespace() {
                 self.line_has_text = true;
             }
         }
@@ -39,15 +57,25 @@ impl Stderr {
         if self.tail.len() > STDERR_TAIL {
             let drop = self.tail.len() - STDERR_TAIL;
             self.tail.drain(..drop);
-            self.omitted += drop as u64;
+            self.omitted = self.omitted.saturating_add(drop as u64);
         }
     }
 
     pub(super) fn close(&mut self) {
+        self.end_line();
+    }
+
+    /// A line ended: count it if it starts a message.
+    fn end_line(&mut self) {
         if self.line_has_text {
-            self.lines += 1;
-            self.line_has_text = false;
+            let starts = self.line_start == PREFIX;
+            let prefixed = *self.prefixed.get_or_insert(starts);
+            if starts || !prefixed {
+                self.messages = self.messages.saturating_add(1);
+            }
         }
+        self.line_has_text = false;
+        self.line_start.clear();
     }
 
     /// The kept text, trimmed, lossily decoded, with the cut marked.
@@ -66,6 +94,26 @@ impl Stderr {
         )
         .trim()
         .to_owned()
+    }
+
+    /// The first message as kept, trimmed: the first non-blank line and,
+    /// when rg prefixes its messages, the lines that continue it (a path
+    /// with a newline). Its line breaks stay: whoever shows it escapes
+    /// them.
+    pub fn first_message(&self) -> String {
+        let head = String::from_utf8_lossy(&self.head);
+        let mut lines = head.split('\n').skip_while(|l| l.trim().is_empty());
+        let Some(first) = lines.next() else {
+            return String::new();
+        };
+        let mut message = first.to_owned();
+        if first.starts_with("rg: ") {
+            for line in lines.take_while(|l| !l.starts_with("rg: ") && !l.trim().is_empty()) {
+                message.push('\n');
+                message.push_str(line);
+            }
+        }
+        message.trim().to_owned()
     }
 
     /// The first non-blank line, trimmed.
@@ -92,19 +140,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stderr_keeps_head_and_tail_and_counts_lines() {
+    fn stderr_keeps_head_and_tail_and_counts_messages() {
         let mut s = Stderr::default();
         s.push(b"rg: a: Permission denied\n\n");
         for _ in 0..2000 {
             s.push(b"rg: b: Permission denied\n");
         }
-        s.push(b"last line without newline");
+        s.push(b"rg: last line without newline");
         s.close();
-        assert_eq!(s.lines, 2002);
+        assert_eq!(s.messages, 2002);
         assert_eq!(s.first_line(), "rg: a: Permission denied");
         let excerpt = s.excerpt();
         assert!(excerpt.contains("bytes of stderr omitted"));
-        assert!(excerpt.ends_with("last line without newline"));
+        assert!(excerpt.ends_with("rg: last line without newline"));
         assert!(excerpt.len() < STDERR_HEAD + STDERR_TAIL + 100);
+    }
+
+    #[test]
+    fn a_message_that_continues_on_the_next_line_counts_once() {
+        // rg 14: a path holding a newline, then a path holding ESC, then
+        // rg's own two-line message, fed a byte at a time.
+        let text = b"rg: ./bad\ndir: Permission denied (os error 13)\nrg: ./\x1b[31mred: Permission denied (os error 13)\n\nrg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.\n";
+        let mut s = Stderr::default();
+        for b in text {
+            s.push(&[*b]);
+        }
+        s.close();
+        assert_eq!(s.messages, 3);
+        assert_eq!(
+            s.first_message(),
+            "rg: ./bad\ndir: Permission denied (os error 13)"
+        );
+        assert_eq!(s.first_line(), "rg: ./bad");
+        // rg 13 has no prefix: every non-blank line is a message.
+        let mut old = Stderr::default();
+        old.push(
+            b"./a: Permission denied (os error 13)\nb\n./c: No such file or directory (os error 2)",
+        );
+        old.close();
+        assert_eq!(old.messages, 3);
+        assert_eq!(old.first_message(), "./a: Permission denied (os error 13)");
+        assert_eq!(Stderr::default().first_message(), "");
     }
 }

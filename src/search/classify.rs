@@ -103,8 +103,8 @@ pub fn classify(
     match code {
         0 | 1 => Ok(Coverage::Complete),
         2 if has_results => Ok(Coverage::Unsearched(Unsearched {
-            paths: run.stderr.lines.max(1),
-            first_error: run.stderr.first_line(),
+            paths: run.stderr.messages.max(1),
+            first_error: run.stderr.first_message(),
         })),
         2 if any_message_starts(&run.stderr, NOTHING_SEARCHED) => {
             Ok(Coverage::NothingSearched { typed })

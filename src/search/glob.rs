@@ -30,7 +30,7 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .clone()
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
     let line = command::glob_line(super::rg_for_line(settings), r, root.as_deref());
-    let sink = (ListingSink::default(), None);
+    let sink = ListingSink::default();
     super::run_and_judge(
         Tool::Glob,
         &line,

@@ -28,11 +28,11 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     let line = command::grep_line(super::rg_for_line(settings), r);
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes;
-    let (sink, bound) = match r.output {
-        Output::Files => (Collect::Files(ListingSink::default(), &workdir), None),
+    let sink = match r.output {
+        Output::Files => Collect::Files(ListingSink::default(), &workdir),
         // rg's `--count` counts a match that spans lines once: a multiline
         // count reads `--json`'s per-file counts instead.
-        Output::Count if !r.multiline => (Collect::Counts(CountSink::default(), &workdir), None),
+        Output::Count if !r.multiline => Collect::Counts(CountSink::default(), &workdir),
         Output::Content | Output::Count => {
             let want = Want {
                 all_submatches: r.multiline,
@@ -40,11 +40,12 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
                 context: r.context.any(),
             };
             // A multiline record may hold countless lines, each shown:
-            // only one-line records are read as they stream.
+            // only one-line records are read as they stream. Either way
+            // every byte counts against the raw-output cap.
             let bound = (!r.multiline && r.output == Output::Content)
                 .then(|| matches::record_bound(line_cap));
             let sink = MatchSink::new(&workdir, line_cap, want, bound);
-            (Collect::Lines(Box::new(sink)), bound)
+            Collect::Lines(Box::new(sink))
         }
     };
     super::run_and_judge(
@@ -52,7 +53,7 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
         &line,
         settings,
         budget,
-        (sink, bound),
+        sink,
         |finished, sink| result(r, settings, budget, finished, sink),
     )
 }

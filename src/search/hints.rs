@@ -63,7 +63,6 @@ pub fn probe(
                     workdir: &settings.workdir,
                     budget,
                     stdout_cap: PROBE_CAP,
-                    record_bound: None,
                 };
                 (*probe, scope.spawn(move || paths(&spec, workdir)))
             })

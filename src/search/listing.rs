@@ -40,6 +40,8 @@ impl Sink for ListingSink {
 pub struct CountSink {
     pending: Vec<u8>,
     counts: Vec<(Vec<u8>, u64)>,
+    /// The sum of the counts (refused past `u64::MAX`).
+    counted: u64,
     records: u64,
     error: Option<String>,
 }
@@ -54,13 +56,28 @@ impl CountSink {
                 .ok()?;
             Some((record[..nul].to_vec(), count))
         });
-        match parsed {
-            Some(entry) => self.counts.push(entry),
-            None => {
+        let counted = parsed.as_ref().map(|(_, n)| self.counted.checked_add(*n));
+        match (parsed, counted) {
+            (Some(entry), Some(Some(counted))) => {
+                self.counted = counted;
+                self.counts.push(entry);
+            }
+            (Some(_), _) => {
                 self.error.get_or_insert_with(|| {
                     format!(
-                        "record {}: not a count of rg's form (a path, NUL, a number)",
-                        self.records
+                        "record {}: {}, {}",
+                        self.records,
+                        super::matches::too_many_counted(),
+                        crate::rg::read_excerpt(record)
+                    )
+                });
+            }
+            (None, _) => {
+                self.error.get_or_insert_with(|| {
+                    format!(
+                        "record {}: expected a count of rg's form (a path, NUL, a number), {}",
+                        self.records,
+                        crate::rg::read_excerpt(record)
                     )
                 });
             }
@@ -117,7 +134,9 @@ impl Sink for CountSink {
     fn finish(&mut self) {
         let rest = std::mem::take(&mut self.pending);
         if !rest.is_empty() {
-            self.record(&rest);
+            // What is left has no NUL (or no newline after it): rg ended
+            // it with its `\n`, which is not part of what was read.
+            self.record(rest.strip_suffix(b"\n").unwrap_or(&rest));
         }
     }
 }
@@ -429,6 +448,39 @@ mod tests {
         let mut bad = CountSink::default();
         bad.chunk(b"a\x00x\n");
         assert!(bad.error().unwrap().starts_with("record 1"));
+    }
+
+    proptest::proptest! {
+        /// Any bytes as `--count --null` output, cut anywhere: counts or
+        /// the first record that is not one, never a panic or a wrapped
+        /// sum.
+        #[test]
+        fn no_count_output_makes_the_sink_panic(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(b"a\n".to_vec()),
+                    proptest::strategy::Just(b"\0".to_vec()),
+                    proptest::strategy::Just(b"\n".to_vec()),
+                    proptest::strategy::Just(u64::MAX.to_string().into_bytes()),
+                    proptest::strategy::Just(b"12".to_vec()),
+                    proptest::collection::vec(proptest::num::u8::ANY, 0..4),
+                ],
+                0..40,
+            ),
+            chunk in 1usize..16,
+        ) {
+            let bytes = pieces.concat();
+            let mut sink = CountSink::default();
+            for piece in bytes.chunks(chunk) {
+                sink.chunk(piece);
+            }
+            sink.finish();
+            let _ = sink.error();
+            let w = Workdir::new(Path::new("/w"));
+            let counts = sink.into_counts(&w);
+            let sum = counts.iter().try_fold(0u64, |sum, c| sum.checked_add(c.count));
+            proptest::prop_assert!(sum.is_some());
+        }
     }
 
     #[test]

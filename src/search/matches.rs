@@ -36,7 +36,8 @@ pub struct MatchSink<'w> {
     line_cap: usize,
     want: Want,
     /// Records longer than this are read as they stream; `None`: every
-    /// record is held whole (the runner then counts it whole).
+    /// record is held whole (the raw-output cap bounds it, as it bounds
+    /// every byte rg prints).
     record_bound: Option<usize>,
     /// Bytes of a record not yet ended by `\n`.
     pending: Vec<u8>,
@@ -47,8 +48,9 @@ pub struct MatchSink<'w> {
     /// Displayed path → index in `files`.
     index: HashMap<Vec<u8>, usize>,
     files: Vec<(Vec<u8>, Vec<Line>)>,
-    /// Matched lines per displayed path ([`Want::counts`]).
+    /// Matched lines per displayed path ([`Want::counts`]), and their sum.
     counts: Vec<(Vec<u8>, u64)>,
+    counted: u64,
     /// Displayed paths of files rg found binary (their matches are not shown).
     binary: BTreeSet<Vec<u8>>,
     /// The first malformed record, described.
@@ -91,6 +93,7 @@ impl<'w> MatchSink<'w> {
             index: HashMap::new(),
             files: Vec::new(),
             counts: Vec::new(),
+            counted: 0,
             binary: BTreeSet::new(),
             error: None,
             sizes: Vec::new(),
@@ -111,7 +114,7 @@ impl<'w> MatchSink<'w> {
                 self.sizes.push(done);
             }
         }
-        self.current.1 += bytes;
+        self.current.1 = self.current.1.saturating_add(bytes);
     }
 
     /// The files that produced most of an overflowing output: each with its
@@ -120,18 +123,21 @@ impl<'w> MatchSink<'w> {
         let last = std::mem::take(&mut self.current);
         let mut summed: HashMap<&[u8], u64> = HashMap::new();
         for (path, n) in self.sizes.iter().chain(std::iter::once(&last)) {
-            *summed.entry(path.as_slice()).or_default() += n;
+            let sum = summed.entry(path.as_slice()).or_default();
+            *sum = sum.saturating_add(*n);
         }
-        let total: u64 = summed.values().sum();
+        let total = summed.values().fold(0u64, |t, &n| t.saturating_add(n));
         let mut sizes: Vec<(&[u8], u64)> = summed.into_iter().filter(|&(_, n)| n > 0).collect();
         sizes.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        // In percent, without overflow whatever the sizes.
+        let share = |n: u64| u128::from(n) * 100 / u128::from(total.max(1));
         sizes
             .into_iter()
             .take(HEAVY_FILES)
-            .filter(|&(_, n)| total > 0 && n * 100 / total >= HEAVY_SHARE)
+            .filter(|&(_, n)| total > 0 && share(n) >= u128::from(HEAVY_SHARE))
             .map(|(path, n)| {
                 let shown = self.workdir.display(path);
-                let share = u8::try_from(n * 100 / total).unwrap_or(100);
+                let share = u8::try_from(share(n)).unwrap_or(100);
                 (String::from_utf8_lossy(&shown).into_owned(), share)
             })
             .collect()
@@ -188,30 +194,42 @@ impl<'w> MatchSink<'w> {
             return;
         }
         self.records += 1;
-        match json::decode(line, self.want) {
-            Ok(None) => {}
+        let size = (line.len() as u64).saturating_add(1);
+        let read = match json::decode(line, self.want) {
+            Ok(None) => Ok(()),
             Ok(Some(Record::Binary { path })) => {
                 self.binary.insert(self.workdir.display(&path).into_owned());
+                Ok(())
             }
             Ok(Some(Record::Count {
                 path,
                 matched_lines,
-            })) => {
-                let path = self.workdir.display(&path).into_owned();
-                self.counts.push((path, matched_lines));
-            }
+            })) => match self.counted.checked_add(matched_lines) {
+                Some(counted) => {
+                    self.counted = counted;
+                    let path = self.workdir.display(&path).into_owned();
+                    self.counts.push((path, matched_lines));
+                    Ok(())
+                }
+                None => Err(too_many_counted()),
+            },
             Ok(Some(Record::Match(record))) => {
-                self.tally(&record.path, line.len() as u64 + 1);
+                self.tally(&record.path, size);
                 let (cap, multiline) = (self.line_cap, self.want.all_submatches);
-                matched_lines(&record, cap, multiline, self.lines_of(&record.path));
+                matched_lines(&record, cap, multiline, self.lines_of(&record.path))
             }
             Ok(Some(Record::Context(record))) => {
-                self.tally(&record.path, line.len() as u64 + 1);
+                self.tally(&record.path, size);
                 let preview = preview::preview(&record.lines, None, self.line_cap);
                 let line = shown(record.line_number, false, preview);
                 self.lines_of(&record.path).push(line);
+                Ok(())
             }
-            Err(e) => self.error = Some(format!("record {}: {e}", self.records)),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = read {
+            let read = crate::rg::read_excerpt(line);
+            self.error = Some(format!("record {}: {e}, {read}", self.records));
         }
     }
 
@@ -220,11 +238,13 @@ impl<'w> MatchSink<'w> {
         if self.error.is_some() {
             return;
         }
+        // Its bytes and its newline, as the runner counted them.
+        let size = reader.bytes().saturating_add(1);
         if skim {
             // After an overflow only sizes are wanted; what was kept of
             // the path says whose record it was.
             if let Ok(g) = reader.finish() {
-                self.tally(&g.path, self.record_bound.unwrap_or(0) as u64);
+                self.tally(&g.path, size);
             }
             return;
         }
@@ -239,12 +259,13 @@ impl<'w> MatchSink<'w> {
         };
         let Some(number) = g.line_number else {
             self.error = Some(format!(
-                "record {record}: a {} record that is too large to hold has no line_number",
-                g.kind
+                "record {record}: a {} record that is too large to hold has no line_number, {}",
+                g.kind,
+                crate::rg::read_excerpt(&g.opening)
             ));
             return;
         };
-        self.tally(&g.path, self.record_bound.unwrap_or(0) as u64);
+        self.tally(&g.path, size);
         let line = match g.kind.as_str() {
             "match" => shown(number, true, self.giant_preview(&g)),
             "context" => shown(number, false, preview::head_preview(&g.head, self.line_cap)),
@@ -259,31 +280,32 @@ impl<'w> MatchSink<'w> {
     /// file is seen to hold the match there; else the match alone.
     fn giant_preview(&self, g: &Giant) -> Preview {
         let cap = self.line_cap;
-        let Some((start, end)) = g.first_match.filter(|&(_, e)| e > cap) else {
+        // rg's offsets, checked (a record too large to hold is not checked
+        // by serde): a match that ends before it starts is no match, and
+        // nothing below can overflow, whatever the numbers.
+        let Some((start, end)) = g.first_match.filter(|&(s, e)| s <= e && e > cap) else {
             return preview::head_preview(&g.head, cap);
         };
         let from = start.saturating_sub(cap);
         let to = if end - start >= cap {
-            start + cap
+            start.saturating_add(cap)
         } else {
-            end + cap
+            end.saturating_add(cap)
         };
         let region = g.absolute_offset.and_then(|offset| {
-            read_at(
-                &self.workdir.resolve(&g.path),
-                offset + from as u64,
-                to - from,
-            )
+            let offset = offset.checked_add(from as u64)?;
+            read_at(&self.workdir.resolve(&g.path), offset, to - from)
         });
         if let Some(mut region) = region {
             // The line may end before the region does.
-            if let Some(nl) = memchr::memchr(b'\n', &region[(end - from).min(region.len())..]) {
-                region.truncate(end - from + nl);
+            let end_here = end - from;
+            if let Some(nl) = memchr::memchr(b'\n', &region[end_here.min(region.len())..]) {
+                region.truncate(end_here.saturating_add(nl));
             }
             let at = start - from;
             let known = g.match_head.len().min(end - start);
-            if region.get(at..at + known) == Some(&g.match_head[..known]) {
-                return preview::window_preview(&region, at, end - from, cap);
+            if region.get(at..at.saturating_add(known)) == Some(&g.match_head[..known]) {
+                return preview::window_preview(&region, at, end_here, cap);
             }
         }
         let shown_match = &g.match_head[..g.match_head.len().min(cap)];
@@ -361,15 +383,31 @@ impl<'w> MatchSink<'w> {
     }
 }
 
+/// Why counts that add up past `u64::MAX` are refused: rg's numbers are
+/// shown as they are, never wrapped or capped, and no search finds that
+/// many lines, so the output is not rg's.
+pub fn too_many_counted() -> String {
+    format!(
+        "the counts add up past {} matched lines, more than any search finds",
+        u64::MAX
+    )
+}
+
 /// The lines of a match record, previewed at `cap` bytes, into `out`: one,
-/// or each line of a `multiline` match, with its own first submatch.
-fn matched_lines(record: &LinesRecord<'_>, cap: usize, multiline: bool, out: &mut Vec<Line>) {
+/// or each line of a `multiline` match, with its own first submatch. `Err`
+/// when its lines would be numbered past `u64::MAX` (no file has them).
+fn matched_lines(
+    record: &LinesRecord<'_>,
+    cap: usize,
+    multiline: bool,
+    out: &mut Vec<Line>,
+) -> Result<(), String> {
     let text: &[u8] = &record.lines;
     let last = text.len().saturating_sub(1);
     if !multiline || memchr::memchr(b'\n', &text[..last]).is_none() {
         let preview = preview::preview(text, record.first_match, cap);
         out.push(shown(record.line_number, true, preview));
-        return;
+        return Ok(());
     }
     let submatches: Vec<(usize, usize)> = record
         .first_match
@@ -385,10 +423,15 @@ fn matched_lines(record: &LinesRecord<'_>, cap: usize, multiline: bool, out: &mu
             .iter()
             .find(|&&(s, e)| s < end && (e > start || (s == e && s == start)))
             .map(|&(s, e)| (s.max(start) - start, e.min(end) - start));
+        let number = record
+            .line_number
+            .checked_add(k as u64)
+            .ok_or_else(|| format!("a match record's lines run past line {}", u64::MAX))?;
         let preview = preview::preview(piece, first, cap);
-        out.push(shown(record.line_number + k as u64, true, preview));
+        out.push(shown(number, true, preview));
         start = end;
     }
+    Ok(())
 }
 
 fn shown(number: u64, matched: bool, preview: Preview) -> Line {
@@ -404,7 +447,8 @@ fn shown(number: u64, matched: bool, preview: Preview) -> Line {
 fn read_at(path: &std::path::Path, offset: u64, len: usize) -> Option<Vec<u8>> {
     let mut file = File::open(path).ok()?;
     file.seek(SeekFrom::Start(offset)).ok()?;
-    let mut region = Vec::with_capacity(len);
+    // The file decides how much there is: a few bytes reserved, not `len`.
+    let mut region = Vec::with_capacity(len.min(1 << 16));
     file.take(len as u64).read_to_end(&mut region).ok()?;
     Some(region)
 }
@@ -428,7 +472,13 @@ impl Sink for MatchSink<'_> {
 
     fn overflowed(&mut self) {
         // A record cut off by the cap (a minified file's one huge line)
-        // still names its file in its first bytes.
+        // still names its file in its first bytes, whether it was held or
+        // read as it streamed.
+        if let Some(reader) = self.giant.take() {
+            if let Some(path) = reader.path() {
+                self.tally(path, reader.bytes());
+            }
+        }
         let line = std::mem::take(&mut self.pending);
         self.skim_line(&line);
     }
@@ -484,6 +534,89 @@ mod tests {
                 ],
                 "chunk size {size}"
             );
+        }
+    }
+
+    /// A piece of what a hostile or broken rg may print: the parts of
+    /// its records, numbers at their limits, brackets, quotes, escapes,
+    /// newlines, any byte.
+    fn token() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let text = |s: &str| Just(s.as_bytes().to_vec());
+        let number = prop_oneof![
+            Just(0u64),
+            Just(1),
+            Just(3),
+            Just(u64::MAX - 1),
+            Just(u64::MAX),
+            any::<u64>(),
+        ]
+        .prop_map(|n| n.to_string().into_bytes());
+        prop_oneof![
+            text(r#"{"type":"match","data":{"#),
+            text(r#"{"type":"context","data":{"#),
+            text(r#"{"type":"end","data":{"#),
+            text(r#""path":{"text":"a\u00e9\n"},"#),
+            text(r#""path":{"bytes":"YS//"},"#),
+            text(r#""lines":{"text":"x😀y\nz\n"},"#),
+            text(r#""lines":{"bytes":"/w=="},"#),
+            text(r#""line_number":"#),
+            text(r#""absolute_offset":"#),
+            text(r#""submatches":[{"match":{"text":"x"},"start":"#),
+            text(r#","end":"#),
+            text(r#""binary_offset":"#),
+            text(r#""stats":{"matched_lines":"#),
+            number,
+            text("}"),
+            text("]"),
+            text("["),
+            text(","),
+            text("\""),
+            text("\\"),
+            text("\n"),
+            text("null"),
+            any::<u8>().prop_map(|b| vec![b]),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever rg prints, however it is cut into reads, with or
+        /// without an overflow part-way: the sink neither panics nor
+        /// overflows, in any mode, with records held whole or read as
+        /// they stream (a bound this small sends most to `rg::giant`).
+        #[test]
+        fn no_output_makes_the_sink_panic(
+            tokens in proptest::collection::vec(token(), 0..80),
+            chunk in 1usize..64,
+            cap in 0usize..8,
+            bound in 8usize..160,
+            modes in 0u8..8,
+            overflow_at in proptest::option::of(0usize..2000),
+        ) {
+            let w = Workdir::new(Path::new("/nonexistent"));
+            let want = Want {
+                all_submatches: modes & 1 != 0,
+                counts: modes & 2 != 0,
+                context: modes & 4 != 0,
+            };
+            let mut sink = MatchSink::new(&w, cap, want, Some(bound));
+            let bytes = tokens.concat();
+            let (parsed, skimmed) = bytes.split_at(overflow_at.unwrap_or(bytes.len()).min(bytes.len()));
+            for piece in parsed.chunks(chunk) {
+                sink.chunk(piece);
+            }
+            if overflow_at.is_some() {
+                for piece in skimmed.chunks(chunk) {
+                    sink.skim(piece);
+                }
+                sink.overflowed();
+                let _ = sink.heavy();
+            } else {
+                sink.finish();
+            }
+            let _ = sink.error();
+            let _ = sink.has_matches();
+            let _ = sink.into_matched();
         }
     }
 

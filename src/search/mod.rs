@@ -187,11 +187,11 @@ fn run_and_judge<S: Sink>(
     line: &Line,
     settings: &Settings,
     budget: Budget<'_>,
-    (mut sink, record_bound): (S, Option<usize>),
+    mut sink: S,
     judge: impl FnOnce(&Finished, S) -> Result<Report, Failure>,
 ) -> Searched {
     let shown = line.shown();
-    match execute(tool, line, settings, budget, record_bound, &mut sink) {
+    match execute(tool, line, settings, budget, &mut sink) {
         Ok(finished) => {
             let result = judge(&finished, sink);
             (shown, Some(finished), result)
@@ -205,7 +205,6 @@ fn execute<S: Sink>(
     line: &Line,
     settings: &Settings,
     budget: Budget<'_>,
-    record_bound: Option<usize>,
     sink: &mut S,
 ) -> Result<Finished, SearchError> {
     check_ready(tool, settings)?;
@@ -214,7 +213,6 @@ fn execute<S: Sink>(
         workdir: &settings.workdir,
         budget,
         stdout_cap: settings.limits.raw_output_max_bytes,
-        record_bound: record_bound.map(|b| b as u64),
     };
     process::run(&spec, sink).map_err(|e| {
         let reason = if process::too_long(&e) {

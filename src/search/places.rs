@@ -51,7 +51,12 @@ pub fn largest<'a>(
     };
     let mut places = parts(&leaves, leaf, &root);
     // A place with one part is named by it (the split loses nothing).
-    loop {
+    // Every part of a directory is strictly deeper than it (a longer
+    // prefix of a leaf, see `child_of`), so a directory once split never
+    // comes back, and the splits are at most the distinct directories on
+    // the way to the leaves: fewer than the leaves' bytes.
+    let most_splits: usize = leaves.iter().map(|&(p, _)| p.len() + 1).sum();
+    for _ in 0..most_splits {
         let shown = top(&places);
         let held: usize = shown.iter().map(|p| p.count).sum();
         let split = shown.iter().find_map(|place| {
@@ -154,13 +159,12 @@ fn parts<'a>(leaves: &[(&'a str, usize)], leaf: Leaf, place: &Place<'a>) -> Vec<
         if !holds(place.path, dir) {
             continue;
         }
-        let part = if dir.len() == place.path.len() {
-            match leaf {
+        let part = match child_of(place.path, dir) {
+            Some(child) => (child, PlaceKind::Dir),
+            None => match leaf {
                 Leaf::File => (path, PlaceKind::File),
                 Leaf::FilesIn => (path, PlaceKind::Own),
-            }
-        } else {
-            (child_of(place.path, dir), PlaceKind::Dir)
+            },
         };
         *counts.entry(part).or_default() += count;
     }
@@ -183,18 +187,29 @@ fn holds(dir: &str, path: &str) -> bool {
     }
 }
 
-/// The directory directly in `dir` on the way to `path`, which it holds
-/// and is not: a prefix of `path`.
-fn child_of<'a>(dir: &str, path: &'a str) -> &'a str {
+/// The directory directly in `dir` on the way to `path` (which `dir`
+/// holds): a prefix of `path` strictly longer than `dir` that ends where a
+/// component does, or `None` when `path` is `dir` itself (perhaps spelled
+/// with more slashes). Empty components (`//`, `a//b`, a trailing `/`)
+/// are skipped, so a part is always deeper than its place: `child_of("/",
+/// "//home/x")` is `//home`, never `/` again.
+fn child_of<'a>(dir: &str, path: &'a str) -> Option<&'a str> {
     if dir.is_empty() && path.starts_with('/') {
-        return &path[..1];
+        return Some(&path[..1]);
     }
-    let from = match dir {
-        "" => 0,
-        "/" => 1,
+    let mut from = match dir {
+        "" | "/" => dir.len(),
         _ => dir.len() + 1,
     };
-    path[from..].find('/').map_or(path, |i| &path[..from + i])
+    let bytes = path.as_bytes();
+    while bytes.get(from) == Some(&b'/') {
+        from += 1;
+    }
+    if from >= path.len() {
+        return None;
+    }
+    let end = path[from..].find('/').map_or(path.len(), |i| from + i);
+    Some(&path[..end])
 }
 
 /// The directory `path` is in: `""` for the workdir, `/` for the top of
@@ -204,12 +219,18 @@ pub(super) fn parent_of(path: &str) -> &str {
     &path[..parent_bytes(path.as_bytes()).len()]
 }
 
-/// `parent_of` on raw bytes (glob's listing).
+/// `parent_of` on raw bytes (glob's listing). The slashes before the last
+/// component all go (`a//x` is in `a`, `//x` in `/`).
 pub(super) fn parent_bytes(path: &[u8]) -> &[u8] {
-    match memchr::memrchr(b'/', path) {
-        Some(0) if path.len() > 1 => &path[..1],
-        None | Some(0) => &path[..0],
-        Some(i) => &path[..i],
+    let Some(last) = memchr::memrchr(b'/', path) else {
+        return &path[..0];
+    };
+    match path[..last].iter().rposition(|&b| b != b'/') {
+        Some(i) => &path[..=i],
+        // Only slashes before the name: the top of an absolute path, or
+        // a path that is just `/`.
+        None if path.len() > 1 => &path[..1],
+        None => &path[..0],
     }
 }
 
@@ -250,6 +271,60 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_part_is_always_deeper_than_its_place() {
+        assert_eq!(child_of("", "//home/x"), Some("/"));
+        // `/` split into `/` again, and `a` into `a`, looped for ever.
+        assert_eq!(child_of("/", "//home/x"), Some("//home"));
+        assert_eq!(child_of("//home", "//home/x"), Some("//home/x"));
+        assert_eq!(child_of("a", "a//b"), Some("a//b"));
+        assert_eq!(child_of("a", "a//b/c"), Some("a//b"));
+        assert_eq!(child_of("", "///"), Some("/"));
+        assert_eq!(child_of("/", "///"), None);
+        assert_eq!(child_of("/", "///x"), Some("///x"));
+        assert_eq!(child_of("a", "a/"), None);
+        assert_eq!(child_of("a", "a//"), None);
+        assert_eq!(child_of("a/b", "a/b"), None);
+        assert_eq!(child_of("", ""), None);
+        assert_eq!(parent_bytes(b"a//x"), b"a");
+        assert_eq!(parent_bytes(b"//x"), b"/");
+        assert_eq!(parent_bytes(b"///x"), b"/");
+        assert_eq!(parent_bytes(b"//home//me/x"), b"//home//me");
+        assert_eq!(parent_bytes(b"/"), b"");
+    }
+
+    #[test]
+    fn paths_with_empty_components_are_placed() {
+        let leaves = [
+            ("//home/me/proj/a.rs", 2),
+            ("//home/me/proj/sub/b.rs", 1),
+            ("//home/me/proj/sub/c.rs", 1),
+        ];
+        assert_eq!(
+            places(&leaves, Leaf::File),
+            named(&[
+                ("//home/me/proj/a.rs", 2),
+                ("//home/me/proj/sub/b.rs", 1),
+                ("//home/me/proj/sub/c.rs", 1),
+            ])
+        );
+        let leaves = [("//home/me/proj", 3), ("//home/me/proj/sub", 3)];
+        assert_eq!(
+            places(&leaves, Leaf::FilesIn),
+            named(&[("//home/me/proj/", 3), ("//home/me/proj/sub/", 3)])
+        );
+        let leaves = [("a//b/x", 2), ("a//b/y", 2), ("a/c", 1), ("///z", 1)];
+        assert_eq!(
+            places(&leaves, Leaf::File),
+            named(&[("a//b/", 4), ("///z", 1), ("a/c", 1)])
+        );
+        let leaves = [("a//b", 2), ("a/", 1), ("/", 1), ("", 1)];
+        assert_eq!(
+            places(&leaves, Leaf::FilesIn),
+            named(&[("a/", 3), ("./", 1), ("/", 1)])
+        );
     }
 
     fn places(leaves: &[(&str, usize)], leaf: Leaf) -> Vec<(String, usize)> {

@@ -30,18 +30,21 @@ pub fn preview(line: &[u8], first_match: Option<(usize, usize)>, cap: usize) -> 
             truncated: false,
         };
     }
+    // The plain cut ends at the last character boundary within the cap;
+    // a match (widened to whole characters) that ends past it gets the
+    // window instead.
+    let cut = floor_boundary(line, cap);
     let text = match first_match {
-        Some((start, end)) if end > cap && start < line.len() => {
+        Some((start, end))
+            if start < line.len() && ceil_boundary(line, end.min(line.len())) > cut =>
+        {
             let (from, to) = window(line, start, end.min(line.len()), cap);
             format!(
                 "{WINDOW_MARK}{}{TRUNCATED_MARK}",
                 String::from_utf8_lossy(&line[from..to])
             )
         }
-        _ => {
-            let to = floor_boundary(line, cap);
-            format!("{}{TRUNCATED_MARK}", String::from_utf8_lossy(&line[..to]))
-        }
+        _ => format!("{}{TRUNCATED_MARK}", String::from_utf8_lossy(&line[..cut])),
     };
     Preview {
         text,
@@ -64,8 +67,6 @@ pub fn head_preview(head: &[u8], cap: usize) -> Preview {
 /// a line too long to hold, read from its file: `…`, at most `cap` bytes
 /// around the match, the mark (SPEC §4).
 pub fn window_preview(region: &[u8], start: usize, end: usize, cap: usize) -> Preview {
-    let end = end.clamp(start, region.len());
-    let start = start.min(end);
     let (from, to) = window(region, start, end, cap);
     Preview {
         text: format!(
@@ -86,19 +87,32 @@ fn strip_terminator(line: &[u8]) -> &[u8] {
 
 /// The window `[from, to)` of at most `cap` bytes that holds as much of the
 /// match `[start, end)` as fits, centred on it, on character boundaries.
+///
+/// The match is first widened to whole characters (rg may report a match
+/// that starts or ends inside one: `(?-u:\x9f)` in a line holding 😀);
+/// every later step only narrows the window inside that, so its ends never
+/// cross: `from <= start' <= end' <= to` when the widened match fits in
+/// `cap`, and `start' <= from <= to <= start' + cap` when it does not (then
+/// as many whole characters of the match as fit, possibly none).
 fn window(line: &[u8], start: usize, end: usize, cap: usize) -> (usize, usize) {
+    let start = floor_boundary(line, start.min(line.len()));
+    let end = ceil_boundary(line, end.clamp(start, line.len())).max(start);
     let len = end - start;
     if len >= cap {
-        return (start, floor_boundary(line, start + cap));
+        let to = floor_boundary(line, start.saturating_add(cap)).max(start);
+        return (start, to);
     }
     let slack = cap - len;
     let mut from = start.saturating_sub(slack / 2);
-    let mut to = from + cap;
+    let mut to = from.saturating_add(cap);
     if to > line.len() {
         to = line.len();
         from = to.saturating_sub(cap);
     }
-    (ceil_boundary(line, from), floor_boundary(line, to))
+    // `from <= start` and `end <= to` here; rounding inwards keeps both.
+    let from = ceil_boundary(line, from).min(start);
+    let to = floor_boundary(line, to).max(end);
+    (from, to)
 }
 
 fn is_continuation(b: u8) -> bool {
@@ -199,6 +213,79 @@ mod tests {
         let r = preview(b"caf\xe9 latte\n", Some((0, 3)), 100);
         assert_eq!(r.text, "caf\u{FFFD} latte");
         assert!(!r.truncated);
+    }
+
+    #[test]
+    fn a_match_that_starts_inside_a_character() {
+        // `(?-u:\x9f)` matches the second byte of 😀 (F0 9F 98 80): the
+        // window is widened to the whole character, which a cap of 1
+        // cannot hold, so it shows none of it rather than half.
+        let line = "ab😀cd".as_bytes();
+        assert_eq!(preview(line, Some((3, 4)), 1).text, "… (line truncated)");
+        assert_eq!(preview(line, Some((3, 4)), 4).text, "…😀 (line truncated)");
+        assert_eq!(preview(line, Some((3, 4)), 5).text, "…😀c (line truncated)");
+        // A cap that holds the whole character: the plain cut shows it.
+        assert_eq!(preview(line, Some((3, 4)), 6).text, "ab😀 (line truncated)");
+        // Ends before its start, or starts past the region: an empty
+        // match where it starts, and no panic.
+        assert_eq!(preview(line, Some((7, 2)), 1).text, "…d (line truncated)");
+        assert_eq!(window_preview(line, 9, 3, 2).text, "…cd (line truncated)");
+    }
+
+    /// One piece of a test line: ASCII, a 2-, 3- or 4-byte character, or
+    /// a byte that is no character (a stray continuation byte, a lead
+    /// byte without its continuation, 0xFF).
+    fn piece() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (b'a'..=b'z').prop_map(|b| vec![b]),
+            Just("é".as_bytes().to_vec()),
+            Just("中".as_bytes().to_vec()),
+            Just("😀".as_bytes().to_vec()),
+            (0x80u8..=0xFF).prop_map(|b| vec![b]),
+            Just(b"\n".to_vec()),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever the line, the match offsets rg reports (inside a
+        /// character, past the end, reversed) and the cap: no panic, a
+        /// preview of the marks around at most `cap` bytes of the line
+        /// (each shown character stands for at least one byte), on
+        /// character boundaries, and the match inside the window whenever
+        /// it fits.
+        #[test]
+        fn any_line_and_match_give_a_bounded_preview(
+            pieces in proptest::collection::vec(piece(), 0..40),
+            cap in 0usize..48,
+            a in 0usize..200,
+            b in 0usize..200,
+            giant in proptest::bool::ANY,
+        ) {
+            let line = pieces.concat();
+            let r = if giant {
+                window_preview(&line, a, b, cap)
+            } else {
+                preview(&line, Some((a, b)), cap)
+            };
+            let body = r.text.strip_suffix(TRUNCATED_MARK).unwrap_or(&r.text);
+            let body = body.strip_prefix(WINDOW_MARK).unwrap_or(body);
+            proptest::prop_assert!(body.chars().count() <= cap);
+            if let Ok(text) = std::str::from_utf8(&line) {
+                proptest::prop_assert!(body.len() <= cap);
+                proptest::prop_assert!(text.contains(body));
+            }
+            let (start, end) = (a.min(line.len()), b.clamp(a.min(line.len()), line.len()));
+            let (from, to) = window(&line, start, end, cap);
+            proptest::prop_assert!(from <= to && to <= line.len());
+            proptest::prop_assert!(to - from <= cap);
+            let (s, e) = (floor_boundary(&line, start), ceil_boundary(&line, end));
+            if e - s <= cap {
+                proptest::prop_assert!(from <= s && e <= to, "{from}..{to} holds {s}..{e}");
+            } else {
+                proptest::prop_assert_eq!(from, s);
+            }
+        }
     }
 
     proptest::proptest! {

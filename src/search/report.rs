@@ -55,14 +55,14 @@ impl FileLines {
         let mut from = at;
         while from > 0 {
             let line = &self.lines[from - 1];
-            if line.matched || number - line.number > context.before as u64 {
+            if line.matched || number.saturating_sub(line.number) > context.before as u64 {
                 break;
             }
             from -= 1;
         }
         let mut to = at + 1;
         while let Some(line) = self.lines.get(to) {
-            if line.matched || line.number - number > context.after as u64 {
+            if line.matched || line.number.saturating_sub(number) > context.after as u64 {
                 break;
             }
             to += 1;
@@ -175,8 +175,10 @@ pub enum Coverage {
 /// The paths rg could not search in a search that still found results.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsearched {
-    /// rg's error lines on stderr.
+    /// rg's error messages on stderr (a message continued on the next
+    /// line, a path with a newline, counts once: see `rg::Stderr`).
     pub paths: u64,
+    /// The first message, as rg wrote it (escaped when shown).
     pub first_error: String,
 }
 
@@ -286,7 +288,7 @@ impl Report {
 
     /// The offset of the next page, when entries follow this one.
     pub fn next_offset(&self) -> Option<usize> {
-        let end = self.offset + self.shown;
+        let end = self.offset.checked_add(self.shown)?;
         (end < self.total).then_some(end)
     }
 
@@ -315,7 +317,7 @@ impl Report {
         match &self.items {
             Items::Counts(files) => {
                 let from = self.offset.min(files.len());
-                &files[from..(from + self.shown).min(files.len())]
+                &files[from..from.saturating_add(self.shown).min(files.len())]
             }
             _ => &[],
         }
@@ -400,7 +402,9 @@ fn lines_of(
         for i in from..window.end {
             // rg's `--` between blocks of context that do not touch.
             let gap = match lines.last() {
-                Some((_, previous)) => context.any() && file.lines[i].number != previous.number + 1,
+                Some((_, previous)) => {
+                    context.any() && previous.number.checked_add(1) != Some(file.lines[i].number)
+                }
                 None => false,
             };
             lines.push((gap, &file.lines[i]));
@@ -421,7 +425,7 @@ pub fn lines_that_fit(
     context: Context,
 ) -> usize {
     let mut shown = 0;
-    let mut printed = 0;
+    let mut printed: usize = 0;
     let mut current: Option<(usize, usize)> = None;
     for (f, at) in matched_lines(files).skip(offset) {
         let window = files[f].window(at, context);
@@ -430,7 +434,7 @@ pub fn lines_that_fit(
             _ => window.start,
         };
         let cost = window.end.saturating_sub(from);
-        if shown > 0 && printed + cost > budget {
+        if shown > 0 && printed.saturating_add(cost) > budget {
             break;
         }
         printed += cost;

@@ -34,7 +34,6 @@ pub fn list(settings: &Settings, budget: Budget<'_>) -> Vec<FileType> {
         workdir: &settings.workdir,
         budget: budget.within(LIST_TIME),
         stdout_cap: 1 << 20,
-        record_bound: None,
     };
     match process::run(&spec, &mut sink) {
         Ok(finished) if finished.ending == Ending::Exited(Exited::Status(0)) => {

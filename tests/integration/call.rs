@@ -530,3 +530,20 @@ fn unknown_fields_are_ignored_and_named() {
         })
     );
 }
+
+/// Arguments nested 60,000 (argv) or 100,000 (stdin) levels deep are an
+/// argument error, not a stack overflow: `serde_json` stops at 127 levels.
+#[test]
+fn deeply_nested_arguments_are_an_argument_error() {
+    let t = tree();
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let text = "Error: glob arguments nest deeper than 127 levels of arrays and objects (recursion limit exceeded at line 1 column 128); pass an object such as {\"pattern\": \"...\"}\n";
+    assert_out(&t.run(&["call", "glob", &deep(60_000)]), 2, text);
+    let from_stdin = t
+        .cmd()
+        .args(["call", "glob", "-"])
+        .write_stdin(deep(100_000))
+        .output()
+        .unwrap();
+    assert_out(&from_stdin, 2, text);
+}

@@ -411,6 +411,31 @@ fn a_window_keeps_character_boundaries() {
 }
 
 #[test]
+fn a_match_inside_a_character_gets_a_window_of_whole_characters() {
+    let t = TestDir::new();
+    // `(?-u:\x9f)` matches byte 3, the second of 😀 (bytes 2..6). The
+    // window widens the match to the whole character: a cap of 1 cannot
+    // hold it (an empty window, not a panic), a cap of 4 holds just it,
+    // where the plain cut ("ab") would have shown no part of the match.
+    t.write(
+        "e.txt",
+        "ab😀cd
+plain
+",
+    );
+    assert_out(
+        &t.run(&["--grep-max-line-bytes", "1", "grep", r"(?-u:\x9f)"]),
+        0,
+        "Found 1 match\n\ne.txt\nLine 1: … (line truncated)\n",
+    );
+    assert_out(
+        &t.run(&["--grep-max-line-bytes", "4", "grep", r"(?-u:\x9f)"]),
+        0,
+        "Found 1 match\n\ne.txt\nLine 1: …😀 (line truncated)\n",
+    );
+}
+
+#[test]
 fn only_the_first_match_on_a_line_picks_the_window() {
     let t = TestDir::new();
     // Hits at 30..33 and 60..63; cap 11: slack 8, window [26, 37).

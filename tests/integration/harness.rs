@@ -324,6 +324,13 @@ impl Cmd {
         self
     }
 
+    /// Kill the run after `limit` instead of [`TEST_TIMEOUT`], so a test
+    /// of something that once hung fails soon if it hangs again.
+    pub fn timeout(&mut self, limit: Duration) -> &mut Self {
+        self.inner.timeout(limit);
+        self
+    }
+
     pub fn write_stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Self {
         self.inner.write_stdin(input);
         self

@@ -531,6 +531,53 @@ fn a_capped_glob_names_the_directories_the_rest_is_in() {
     );
 }
 
+/// A capped page of paths written with empty components (`//tmp/…`,
+/// `…//proj`), searched from another directory so they are shown as rg
+/// printed them: the remainder line names their places. Splitting `/` of
+/// `//tmp/…` gave `/` again, and the remainder looped for ever at 100% CPU.
+// Unix only: on Windows a leading `//` is a UNC path.
+#[cfg(unix)]
+#[test]
+fn a_path_with_empty_components_gets_a_remainder_line() {
+    let t = TestDir::new();
+    for file in ["proj/a.txt", "proj/sub/b.txt", "proj/sub/c.txt"] {
+        t.write(file, "hit\n");
+    }
+    let elsewhere = t.mkdir("elsewhere");
+    let root = t.root();
+    let capped = |path: &str, args: &[&str]| {
+        t.cmd()
+            .current_dir(&elsewhere)
+            .timeout(Duration::from_secs(10))
+            .args(["--glob-sort", "path", "--glob-max-results", "1"])
+            .args(["--grep-max-matches", "1"])
+            .args(args)
+            .arg(path)
+            .output()
+            .unwrap()
+    };
+    for path in [format!("/{root}/proj"), format!("{root}//proj")] {
+        let glob = serde_json::json!({"pattern": "**", "path": path}).to_string();
+        assert_out(
+            &capped(&glob, &["call", "glob"]),
+            0,
+            &format!(
+                "{path}/a.txt\n\n\
+                 (The other 2 paths: {path}/sub/ 2)\n\n\
+                 (Showing 1 of 3 paths. The complete result could not be saved; narrow pattern or path to see more.)\n"
+            ),
+        );
+        assert_out(
+            &capped(&path, &["grep", "hit"]),
+            0,
+            &format!(
+                "Found 1 of 3 matches\n\n{path}/a.txt\nLine 1: hit\n\n\
+                 (The other 2 matches: {path}/sub/b.txt 1, {path}/sub/c.txt 1)\n\n{GREP_UNSAVED}\n"
+            ),
+        );
+    }
+}
+
 // ------------------------------------------------------------ timeouts
 
 /// rg --json records for `x` at (path, line), in the order given.

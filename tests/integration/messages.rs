@@ -158,11 +158,77 @@ fn one_file_that_fills_the_output_is_named() {
     );
 }
 
+#[test]
+fn a_file_that_fills_the_output_is_named_escaped() {
+    // The same, in a file whose name holds ESC and a newline: the name is
+    // one line in the message, and drives no terminal.
+    let t = TestDir::new();
+    t.write(
+        "red\x1b[31m\nbundle.min.js",
+        "var the=1;".repeat(200_000) + "\n",
+    );
+    assert_out(
+        &t.run(&["--raw-output-max-bytes", "1000000", "grep", "the"]),
+        5,
+        "Error: grep output is over the 1000000-byte cap on raw ripgrep output, 100% of it from red\\x1b[31m\\nbundle.min.js; narrow pattern, path, or include (leave that file out), or raise --raw-output-max-bytes.\n",
+    );
+}
+
 /// The unprivileged user a test runs as when it runs as root (`nobody` on
 /// Linux and the BSDs; no entry in the user database is needed to switch
 /// to it).
 #[cfg(unix)]
 const NOBODY: u32 = 65534;
+
+/// Real rg, a directory it cannot read named `bad<ESC>[31m<newline>dir`
+/// beside a match: a partial search whose note shows rg's message escaped
+/// (one line, no colour) and counts the directory once, though rg's
+/// message for it takes two lines.
+// Unix only: POSIX permissions and a switch of user.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_directory_with_control_characters_is_escaped_and_counted_once() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = TestDir::new();
+    std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    t.write("a.txt", "needle\n");
+    let bad = t.mkdir("bad\x1b[31m\ndir");
+    t.write("bad\x1b[31m\ndir/b.txt", "needle\n");
+    std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let root = rustix::process::geteuid().is_root();
+    // As root, the search runs as an unprivileged user, with a copy of rg
+    // that user may run (the real one may sit in root's home).
+    let bin = tempfile::tempdir().unwrap();
+    let rg = if root {
+        std::fs::set_permissions(bin.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let copy = bin.path().join("rg");
+        std::fs::copy(crate::harness::real_rg_path(), &copy).unwrap();
+        copy.to_string_lossy().into_owned()
+    } else {
+        crate::harness::real_rg_path()
+    };
+    let args = ["--rg", rg.as_str(), "grep", "needle"];
+    let out = if root {
+        match t.cmd_as(NOBODY, NOBODY).args(args).output() {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!(
+                    "SKIPPED an_unreadable_directory_with_control_characters_is_escaped_and_counted_once: running as root, and the binary cannot be run as uid {NOBODY}: {e}"
+                );
+                std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o755)).unwrap();
+                return;
+            }
+        }
+    } else {
+        t.run(&args)
+    };
+    std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_out(
+        &out,
+        0,
+        "Found 1 match\n\na.txt\nLine 1: needle\n\n(1 path could not be searched; first error: rg: ./bad\\x1b[31m\\ndir: Permission denied (os error 13))\n",
+    );
+}
 
 // Unix only: POSIX permissions and a switch of user.
 #[cfg(unix)]

@@ -529,8 +529,9 @@ fn with_context_the_cap_counts_printed_lines() {
 #[test]
 fn a_giant_matching_line_is_a_match_not_an_overflow() {
     let t = TestDir::new();
-    // 3 MB of minified code with the match near its end, under a raw cap
-    // of 2 MB that the one record used to overflow.
+    // 3 MB of minified code with the match near its end: one record far
+    // over what is held whole (1 MiB), read as it streams, under a raw
+    // cap of 4 MB.
     let line = format!(
         "{}var needle=1;{}",
         "a;".repeat(1_500_000),
@@ -539,7 +540,7 @@ fn a_giant_matching_line_is_a_match_not_an_overflow() {
     t.write("dist/app.min.js", format!("{line}\nnext needle line\n"));
     let out = t.run(&[
         "--raw-output-max-bytes",
-        "2000000",
+        "4000000",
         "--grep-max-line-bytes",
         "40",
         "grep",
@@ -553,7 +554,7 @@ fn a_giant_matching_line_is_a_match_not_an_overflow() {
     // Its context is read the same way: the line before a match.
     let out = t.run(&[
         "--raw-output-max-bytes",
-        "2000000",
+        "4000000",
         "--grep-max-line-bytes",
         "10",
         "grep",
@@ -565,6 +566,22 @@ fn a_giant_matching_line_is_a_match_not_an_overflow() {
         &out,
         0,
         "Found 1 match\n\ndist/app.min.js\nLine 1- a;a;a;a;a; (line truncated)\nLine 2: next needl (line truncated)\n",
+    );
+    // Under a cap of 2 MB the same record is an overflow: every byte rg
+    // prints counts, those of a record read as it streams too (only its
+    // first MiB once did).
+    let out = t.run(&[
+        "--raw-output-max-bytes",
+        "2000000",
+        "--grep-max-line-bytes",
+        "40",
+        "grep",
+        "needle",
+    ]);
+    assert_out(
+        &out,
+        5,
+        "Error: grep output is over the 2000000-byte cap on raw ripgrep output, 100% of it from dist/app.min.js; narrow pattern, path, or include (leave that file out), or raise --raw-output-max-bytes.\n",
     );
 }
 

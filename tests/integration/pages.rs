@@ -243,6 +243,45 @@ fn an_offset_past_the_end_says_what_the_search_found() {
     );
 }
 
+/// The largest offset JSON can carry to `call`: `offset + 1` once wrapped
+/// to 0 (release) or panicked (debug). The page says where it would start
+/// (one past `u64::MAX` is still a number), and JSON carries the offset as
+/// given; with `--explain` too.
+#[test]
+fn the_largest_offset_is_shown_true() {
+    let t = tree();
+    let max = u64::MAX;
+    let glob = format!(r#"{{"pattern": "**/*.txt", "offset": {max}}}"#);
+    assert_out(
+        &t.run(&["--explain", "call", "glob", &glob]),
+        0,
+        &format!(
+            "No paths at offset {max}; the search found 12\n\n\
+             (The other 12 paths: a/ 4, b/ 4, c/ 4)\n\n\
+             (Showing 0 of 12 paths, from path 18446744073709551616. The complete result could not be saved; narrow pattern or path to see more.)\n"
+        ),
+    );
+    let grep = format!(r#"{{"pattern": "hit", "offset": {max}, "limit": {max}}}"#);
+    let out = t
+        .cmd()
+        .args(["--format", "json", "--explain", "call", "grep", &grep])
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        (
+            &value["offset"],
+            &value["next_offset"],
+            &value["shown"],
+            &value["total"]
+        ),
+        (&json!(max), &json!(null), &json!(0), &json!(30)),
+        "{}",
+        out.describe()
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", out.describe());
+}
+
 #[test]
 fn a_limit_over_the_cap_is_the_cap_and_says_so() {
     let t = tree();

@@ -370,7 +370,6 @@ mod tests {
                 stop,
             },
             stdout_cap: cap,
-            record_bound: None,
         };
         run(&spec, keep)
     }

@@ -18,6 +18,7 @@ both_eras!(
     cancelling_a_slow_search_kills_it_and_gets_no_reply,
     a_request_cancelled_while_queued_is_not_answered,
     an_oversized_line_is_a_parse_error,
+    a_deeply_nested_line_is_a_parse_error,
     request_ids_come_back_as_sent,
     a_flood_during_a_search_stays_within_bounds,
 );
@@ -88,6 +89,33 @@ fn an_oversized_line_is_a_parse_error(era: Era) {
     stdin.flush().unwrap();
     drop(stdin);
     assert_eq!(s.line_within(BOUND), TOO_LONG);
+    s.finish_clean();
+}
+
+const TOO_DEEP: &str = r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"a message nested deeper than 127 levels of arrays and objects was skipped"}}"#;
+
+/// A line of `[` nested 100,000 deep (it once overflowed the reader
+/// thread's stack and aborted the server), or a request whose params nest
+/// that deep, gets -32700 (no id: none is read from such a line); the
+/// server goes on and answers the next request.
+fn a_deeply_nested_line_is_a_parse_error(era: Era) {
+    let t = TestDir::new();
+    let mut s = Server::open(&t, &["mcp"], era);
+    let n = 100_000;
+    s.send_line(&format!("{}{}", "[".repeat(n), "]".repeat(n)));
+    assert_eq!(s.line_within(BOUND), TOO_DEEP);
+    s.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{{"a":{}{}}}}}"#,
+        "{\"b\":".repeat(n),
+        "}".repeat(n)
+    ));
+    assert_eq!(s.line_within(BOUND), TOO_DEEP);
+    let reply = s.call(era, &json!(8), "tools/list", json!({}));
+    assert_eq!(
+        (&reply["id"], &reply["result"]["tools"][0]["name"]),
+        (&json!(8), &json!("glob")),
+        "{reply}"
+    );
     s.finish_clean();
 }
 
