@@ -71,6 +71,9 @@ enum Cmd {
         /// The dsh-search binary [default: target/release/dsh-search]
         #[arg(long)]
         bin: Option<PathBuf>,
+        /// Only the cases whose name holds this text (repeatable)
+        #[arg(long, value_name = "TEXT")]
+        only: Vec<String>,
         /// Also write the Markdown table to FILE
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
@@ -91,8 +94,9 @@ fn main() -> ExitCode {
             dir,
             runs,
             bin,
+            only,
             out,
-        } => timing::run(&dir, runs, bin, out.as_deref()),
+        } => timing::run(&dir, runs, bin, &only, out.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -122,7 +126,7 @@ fn all(dir: &Path, scale: f64, runs: usize, out: Option<&Path>) -> Result<()> {
     } else {
         corpus::write(dir, scale)?;
     }
-    timing::run(dir, runs, None, out)
+    timing::run(dir, runs, None, &[], out)
 }
 
 /// Bytes as MiB, for the corpus summary and the table.

@@ -137,6 +137,17 @@ fn cases(dir: &Path, tiny: &Path) -> Vec<Case> {
         grep_case(dir, r"fn\s+\w+_handler\(", None, None),
         grep_case(dir, "ERROR 4[0-9]{2}", Some("logs/huge.log"), None),
         grep_case(dir, "zzzNoSuchThingzzz", None, None),
+        with(
+            grep_case(dir, RARE, None, None),
+            &["--exclude", "**/tests/**"],
+        ),
+        with(grep_case(dir, RARE, None, None), &["--follow"]),
+        with(
+            grep_case(dir, MEDIUM, None, Some("*.ts")),
+            &["--exclude", "**/tests/**"],
+        ),
+        with(glob_case(dir, "**/*.rs"), &["--exclude", "**/tests/**"]),
+        with(glob_case(dir, "**/*.rs"), &["--follow"]),
     ]
 }
 
@@ -532,7 +543,13 @@ fn corpus_line(dir: &Path) -> String {
 }
 
 /// `bench run`: time every case on the corpus in `dir` and print the table.
-pub fn run(dir: &Path, runs: usize, bin: Option<PathBuf>, out: Option<&Path>) -> Result<()> {
+pub fn run(
+    dir: &Path,
+    runs: usize,
+    bin: Option<PathBuf>,
+    only: &[String],
+    out: Option<&Path>,
+) -> Result<()> {
     if runs == 0 {
         return Err("--runs must be at least 1".into());
     }
@@ -554,7 +571,7 @@ pub fn run(dir: &Path, runs: usize, bin: Option<PathBuf>, out: Option<&Path>) ->
     let tiny = scratch.join("tiny");
     fs::create_dir_all(&tiny)?;
     fs::write(tiny.join("hello.txt"), "hello world\n")?;
-    let result = run_cases(&dir, &tiny, &scratch, runs, &bin, out);
+    let result = run_cases(&dir, &tiny, &scratch, runs, &bin, only, out);
     fs::remove_dir_all(&scratch)?;
     result
 }
@@ -565,12 +582,14 @@ fn run_cases(
     scratch: &Path,
     runs: usize,
     bin: &Path,
+    only: &[String],
     out: Option<&Path>,
 ) -> Result<()> {
     let started = Instant::now();
     eprintln!("bench: --explain runs");
     let cases = cases(dir, tiny)
         .into_iter()
+        .filter(|case| only.is_empty() || only.iter().any(|o| case.name.contains(o.as_str())))
         .map(|case| prepare(bin, case))
         .collect::<Result<Vec<_>>>()?;
     let mut timings: Vec<Timings> = cases.iter().map(|_| Timings::default()).collect();
