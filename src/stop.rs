@@ -36,6 +36,16 @@ impl Stop {
         Self::default()
     }
 
+    /// A stop channel for one call of a server: the same signals as this
+    /// one and a cancellation of its own, so that cancelling one call
+    /// touches no other (`mcp`).
+    pub fn for_call(&self) -> Self {
+        Self {
+            signal: Arc::clone(&self.signal),
+            ..Self::default()
+        }
+    }
+
     /// The slot signal handlers store the signal number in.
     pub fn signal_slot(&self) -> Arc<AtomicUsize> {
         Arc::clone(&self.signal)
@@ -50,14 +60,10 @@ impl Stop {
         }
     }
 
-    /// Cancel the call in progress (or the next one to start).
+    /// Cancel the call: its result will not be used. The runner kills
+    /// rg at its next look.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
-    }
-
-    /// Forget a cancellation; `true` if there was one.
-    pub fn clear_cancel(&self) -> bool {
-        self.cancelled.swap(false, Ordering::SeqCst)
     }
 
     /// Why to stop now, if at all. A signal outranks a cancellation.
@@ -148,12 +154,24 @@ mod tests {
         assert_eq!(later.check(), Err(Halt::Cancelled));
         stop.signal_slot().store(15, Ordering::SeqCst);
         assert_eq!(later.check(), Err(Halt::Signal(15)));
-        assert!(stop.clear_cancel());
-        assert!(!stop.clear_cancel());
         let past = Budget {
             deadline: Instant::now(),
             stop: &Stop::new(),
         };
         assert_eq!(past.check(), Err(Halt::TimedOut));
+    }
+
+    /// A server's call has the server's signals, but a cancellation of
+    /// its own.
+    #[test]
+    fn a_call_shares_signals_not_cancellation() {
+        let server = Stop::new();
+        let call = server.for_call();
+        call.cancel();
+        assert_eq!(call.halt(), Some(Halt::Cancelled));
+        assert_eq!(server.halt(), None);
+        server.signal_slot().store(2, Ordering::SeqCst);
+        assert_eq!(call.halt(), Some(Halt::Signal(2)));
+        assert_eq!(server.for_call().halt(), Some(Halt::Signal(2)));
     }
 }

@@ -54,15 +54,13 @@ enum Era {
 /// requests. Modern requests carry everything they need.
 pub struct Server<'a> {
     settings: &'a Settings,
-    stop: &'a Stop,
     legacy: Option<&'static str>,
 }
 
 impl<'a> Server<'a> {
-    pub fn new(settings: &'a Settings, stop: &'a Stop) -> Self {
+    pub fn new(settings: &'a Settings) -> Self {
         Self {
             settings,
-            stop,
             legacy: None,
         }
     }
@@ -72,8 +70,13 @@ impl<'a> Server<'a> {
         self.legacy == Some(BATCH_REVISION)
     }
 
-    /// Serve one request.
-    pub fn request(&mut self, method: &str, params: Option<&RawValue>) -> Result<Value, RpcError> {
+    /// Serve one request; `stop` is its own stop channel.
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: Option<&RawValue>,
+        stop: &Stop,
+    ) -> Result<Value, RpcError> {
         let params = match params {
             None => Map::new(),
             Some(raw) => match serde_json::from_str::<Value>(raw.get()) {
@@ -100,7 +103,7 @@ impl<'a> Server<'a> {
             )),
             (Era::Legacy(_), "ping") => Ok(json!({})),
             (_, "tools/list") => self.tools_list(era, &params),
-            (_, "tools/call") => self.tools_call(&params),
+            (_, "tools/call") => self.tools_call(&params, stop),
             (Era::Modern, "ping") => Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 format!("ping is not part of protocol {MODERN}"),
@@ -160,7 +163,7 @@ impl<'a> Server<'a> {
         Ok(result)
     }
 
-    fn tools_call(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    fn tools_call(&self, params: &Map<String, Value>, stop: &Stop) -> Result<Value, RpcError> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err(RpcError::new(
                 INVALID_PARAMS,
@@ -183,7 +186,7 @@ impl<'a> Server<'a> {
             tool,
             arguments::arguments(tool, arguments),
             self.settings,
-            self.stop,
+            stop,
         );
         if let Some(explain) = &response.explain {
             diag::write(explain);
@@ -291,8 +294,7 @@ mod tests {
     #[test]
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
-        let stop = Stop::new();
-        let mut server = Server::new(&settings, &stop);
+        let mut server = Server::new(&settings);
         for (asked, got) in [
             ("2025-06-18", "2025-06-18"),
             ("2024-11-05", "2024-11-05"),
