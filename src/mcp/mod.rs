@@ -6,7 +6,10 @@
 //!   (its rg process group is killed) and no reply is sent for it, as the
 //!   protocol asks. A request cancelled while it waits gets no reply either.
 //! - Each request has a stop channel of its own (the server's signals, its
-//!   own cancellation), so a cancellation reaches that request alone.
+//!   own cancellation), and each tool call runs under the watchdog
+//!   (`watchdog.rs`): one that overruns its deadline is answered as timed
+//!   out, and the server serves the next request while the call's worker is
+//!   told to stop (see `protocol`).
 //! - Memory stays bounded however hard a client floods the server: a line
 //!   is at most [`wire::MAX_LINE`], and at most [`QUEUE_BYTES`] of requests
 //!   (and [`QUEUE_LEN`] of them) wait while one is served. A request beyond
@@ -293,7 +296,7 @@ fn cancelled_id(params: Option<&RawValue>) -> Option<Id> {
 }
 
 /// The reply line to one queued line, if it gets one.
-fn handle_incoming(incoming: Incoming, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+fn handle_incoming(incoming: Incoming, server: &mut Server, shared: &Shared) -> Option<String> {
     match incoming {
         Incoming::Batch(items) if server.batches() && !items.is_empty() => {
             let replies: Vec<String> = items
@@ -318,7 +321,7 @@ fn handle_incoming(incoming: Incoming, server: &mut Server<'_>, shared: &Shared)
 
 /// The reply to one message: `None` for notifications, responses and
 /// cancelled requests.
-fn handle(incoming: Incoming, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+fn handle(incoming: Incoming, server: &mut Server, shared: &Shared) -> Option<String> {
     let message = match incoming {
         Incoming::Message(message) => message,
         Incoming::Response | Incoming::Batch(_) => return None,
