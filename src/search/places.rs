@@ -52,6 +52,10 @@ pub fn largest<'a>(
     let mut places = parts(&leaves, leaf, &root);
     // A place with one part is named by it (the split loses nothing).
     loop {
+        // Given up on (see `watchdog`): nobody will read these places.
+        if crate::stop::unwanted() {
+            break;
+        }
         let shown = top(&places);
         let held: usize = shown.iter().map(|p| p.count).sum();
         let split = shown.iter().find_map(|place| {
