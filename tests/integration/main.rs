@@ -51,6 +51,8 @@ mod docs;
 mod modes;
 // Stable pages: offset and limit, headers, next-page lines, past the end.
 mod pages;
+// The watchdog: the deadline and SIGTERM end a call stuck in our own work.
+mod watchdog;
 // Windows (SPEC §10): the Job Object, console events, a planted rg.exe,
 // separators, the command line rg receives.
 #[cfg(windows)]
