@@ -64,8 +64,7 @@ const WORKER_STACK: usize = 8 * 1024 * 1024;
 pub struct GaveUp {
     /// What to answer with: the signal, the cancellation, or the deadline.
     pub halt: Halt,
-    /// The worker, still running (`None` when the call ran on the calling
-    /// thread, or the worker is gone).
+    /// The worker, still running (`None` once it is gone).
     pub worker: Option<JoinHandle<()>>,
 }
 

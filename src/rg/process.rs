@@ -141,7 +141,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
     }
     let mut child = os::Child::start(spec)?;
     // The watchdog may kill the group from its own thread while this one
-    // is stuck (SPEC §6: bounds hold whatever our own code does).
+    // is stuck (SPEC §6: the deadline bounds the whole call).
     let enrolled = spec.budget.stop.enroll(child.kill_from_anywhere());
     let handback = AtomicBool::new(false);
     let cut = thread::scope(|scope| {

@@ -1,4 +1,6 @@
-//! The watchdog (SPEC §6: bounds hold whatever dsh-search's own code does).
+//! The watchdog (SPEC §6: `--timeout-ms` bounds the whole call, and
+//! SIGINT/SIGTERM/SIGHUP are honoured in every phase), when what holds the
+//! call is dsh-search's own code.
 //! The debug builds' test hook (`DSH_SEARCH_TEST_STALL`) makes the work
 //! after rg ends spin, as a defect there would: `--timeout-ms` and SIGTERM
 //! still end a CLI call, with the bytes an ordinary timeout or interrupt
