@@ -86,6 +86,13 @@ fn save(report: &Report, settings: &Settings, incomplete: Option<&str>) -> Spill
                 .to_owned(),
         };
     };
+    if crate::stop::unwanted() {
+        // Given up on (see `watchdog`): its text may be cut short, and
+        // nobody will read its locator.
+        return Spill::NotSaved {
+            reason: "the call was given up on".to_owned(),
+        };
+    }
     let extent = match incomplete {
         None => spill::Extent::Complete,
         Some(_) => spill::Extent::Incomplete,

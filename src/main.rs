@@ -1,5 +1,6 @@
-//! dsh-search: parse the command line, run one tool call, print what the
-//! renderer returned, exit with the code of SPEC §6. Nothing else.
+//! dsh-search: parse the command line, run one tool call (under the
+//! watchdog, `watchdog.rs`), print what the renderer returned, exit with
+//! the code of SPEC §6. Nothing else.
 
 mod allocator;
 mod arguments;
@@ -21,6 +22,7 @@ mod signals;
 mod spill;
 mod stop;
 mod tool;
+mod watchdog;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -32,7 +34,7 @@ use crate::cli::{Action, Input, Rejected};
 use crate::error::{ErrorCode, Exit};
 use crate::response::Response;
 use crate::settings::{Format, Settings};
-use crate::stop::Stop;
+use crate::stop::{Halt, Stop};
 
 fn main() -> ExitCode {
     dispatch().into()
@@ -62,14 +64,14 @@ fn dispatch() -> Exit {
                 },
             };
             signals::install(&stop);
-            let response = call::respond(tool, args, &settings, &stop);
+            let answer = respond(tool, args, settings, &stop);
             // A signal that would have killed dsh-search does so now that
             // the search (and its process group) is gone.
             signals::die_if_fatal(&stop);
-            if let Some(explain) = &response.explain {
+            if let Some(explain) = &answer.explain {
                 diag::write(explain);
             }
-            print(&render::stdout(&response, settings.format), response.exit())
+            print(&answer.stdout, answer.exit)
         }
         Action::Schema => {
             let document = schema::document(&settings);
@@ -90,6 +92,48 @@ fn dispatch() -> Exit {
             }
         },
     }
+}
+
+/// What a tool call prints: the `--explain` account, stdout, the exit.
+struct Answer {
+    explain: Option<String>,
+    stdout: String,
+    exit: Exit,
+}
+
+/// Answer one tool call, rendered, under the watchdog: the call runs on a
+/// worker thread, and should it overrun its deadline or a signal by the
+/// watchdog's grace, the answer is the error an ordinary timeout or
+/// interrupt prints, the call's process groups are killed, and the
+/// process's exit (which follows) ends the worker.
+fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Stop>) -> Answer {
+    let (format, timeout_ms, timeout) = (settings.format, settings.timeout_ms, settings.timeout());
+    let ignored = args.ignored.clone();
+    let worker_stop = Arc::clone(stop);
+    let answered = watchdog::run(stop, timeout, move || {
+        let mut response = call::respond(tool, args, &settings, &worker_stop);
+        Answer {
+            explain: response.explain.take(),
+            stdout: render::stdout(&response, format),
+            exit: response.exit(),
+        }
+    });
+    answered.unwrap_or_else(|gave_up| {
+        diag::note(&format!(
+            "dsh-search: the call did not end within {}ms of {}; ended by the watchdog",
+            watchdog::GRACE.as_millis(),
+            match gave_up.halt {
+                Halt::TimedOut => "its deadline",
+                _ => "being interrupted",
+            }
+        ));
+        let response = Response::halted(tool, gave_up.halt, timeout_ms, ignored);
+        Answer {
+            explain: None,
+            stdout: render::stdout(&response, format),
+            exit: response.exit(),
+        }
+    })
 }
 
 /// The command line was rejected. Like every failure, a usage error exits

@@ -3,9 +3,10 @@
 //! argument fields that were ignored. The front-ends print it through the
 //! renderers, which make the text and the JSON envelope from this one value.
 
-use crate::error::{Error, ErrorCode, Exit};
+use crate::error::{Error, ErrorCode, Exit, SearchError, TimeoutPage};
 use crate::request::Ignored;
 use crate::search::report::Report;
+use crate::stop::Halt;
 use crate::tool::Tool;
 
 /// One call's answer.
@@ -42,6 +43,23 @@ impl Response {
                 partial: None,
             },
             ignored: Vec::new(),
+            explain: None,
+        }
+    }
+
+    /// The answer to a call of `tool` that `halt` ended before it found
+    /// anything usable: the error an ordinary timeout (`timeout_ms`), signal
+    /// or cancellation gives then, with the call's `ignored` arguments. The
+    /// watchdog answers with it when it gives up on a call.
+    pub fn halted(tool: Tool, halt: Halt, timeout_ms: u64, ignored: Vec<Ignored>) -> Self {
+        let error = SearchError::halted(tool, halt, timeout_ms, TimeoutPage::Nothing);
+        Self {
+            tool: Some(tool),
+            body: Body::Failed {
+                error: Error::Search(error),
+                partial: None,
+            },
+            ignored,
             explain: None,
         }
     }

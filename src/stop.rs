@@ -6,9 +6,17 @@
 //! runner and glob's stat-and-sort phase read through a [`Budget`], together
 //! with the call's deadline. Nothing here is global: `main` makes the value
 //! and hands it down, so a test or a second server can have its own.
+//!
+//! For the watchdog (`watchdog.rs`), the backstop behind the deadline and
+//! the signals when dsh-search's own code does not end, a [`Stop`] also
+//! knows the rg process groups running for its call, so they can be killed
+//! from another thread, and tells the loops of the call's own work that
+//! its result is no longer wanted ([`unwanted`]).
 
-use std::sync::Arc;
+use std::cell::OnceCell;
+use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Why a search stopped before it was done.
@@ -28,12 +36,40 @@ pub struct Stop {
     /// The last signal received (0: none). Written by signal handlers,
     /// which may only store into an atomic.
     signal: Arc<AtomicUsize>,
-    cancelled: AtomicBool,
+    /// Shared with the threads working for the call (see [`unwanted`]).
+    cancelled: Arc<AtomicBool>,
+    running: Mutex<Running>,
+}
+
+/// How to kill one running process group, from any thread.
+pub type Kill = Box<dyn Fn() + Send + Sync>;
+
+/// The process groups running for a call, each with its kill.
+#[derive(Default)]
+struct Running {
+    next: u64,
+    groups: Vec<(u64, Kill)>,
+}
+
+impl fmt::Debug for Running {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} running", self.groups.len())
+    }
 }
 
 impl Stop {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A stop channel for one call of a server: the same signals as this
+    /// one, its own cancellation and its own process groups, so the
+    /// server can give up on this call alone (`mcp`).
+    pub fn for_call(&self) -> Self {
+        Self {
+            signal: Arc::clone(&self.signal),
+            ..Self::default()
+        }
     }
 
     /// The slot signal handlers store the signal number in.
@@ -50,14 +86,37 @@ impl Stop {
         }
     }
 
-    /// Cancel the call in progress (or the next one to start).
+    /// Cancel the call: its result will not be used. The runner kills
+    /// rg at its next look, and [`unwanted`] turns true for the threads
+    /// working for the call.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
     }
 
-    /// Forget a cancellation; `true` if there was one.
-    pub fn clear_cancel(&self) -> bool {
-        self.cancelled.swap(false, Ordering::SeqCst)
+    /// Note a process group started for the call, with how to kill it,
+    /// until the returned guard is dropped. The runner drops it before it
+    /// reaps the group's leader (on Unix the kill names the group by the
+    /// leader's pid, which must not be reused meanwhile): a kill by
+    /// [`Stop::kill_running`] and the drop take the same lock, so no kill
+    /// comes after the drop.
+    pub fn enroll(&self, kill: Kill) -> Enrolled<'_> {
+        let mut running = self.running();
+        let id = running.next;
+        running.next += 1;
+        running.groups.push((id, kill));
+        Enrolled { stop: self, id }
+    }
+
+    /// Kill every process group running for the call now. For the
+    /// watchdog, from its own thread, while the call's thread may be stuck.
+    pub fn kill_running(&self) {
+        for (_, kill) in &self.running().groups {
+            kill();
+        }
+    }
+
+    fn running(&self) -> MutexGuard<'_, Running> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Why to stop now, if at all. A signal outranks a cancellation.
@@ -69,6 +128,60 @@ impl Stop {
             .load(Ordering::SeqCst)
             .then_some(Halt::Cancelled)
     }
+}
+
+/// A process group noted by [`Stop::enroll`]; dropping it forgets it.
+#[must_use = "the group is forgotten when this is dropped"]
+pub struct Enrolled<'a> {
+    stop: &'a Stop,
+    id: u64,
+}
+
+impl Drop for Enrolled<'_> {
+    fn drop(&mut self) {
+        self.stop.running().groups.retain(|(id, _)| *id != self.id);
+    }
+}
+
+thread_local! {
+    /// The cancellation flag of the call this thread works for, once it
+    /// works for one (see [`work_for`]).
+    static CALL: OnceCell<Arc<AtomicBool>> = const { OnceCell::new() };
+}
+
+/// The call a thread works for, as handed to a helper thread it starts.
+#[derive(Debug, Clone, Default)]
+pub struct Call(Option<Arc<AtomicBool>>);
+
+/// Make this thread one that works for `stop`'s call (a thread works for
+/// one call at most: a later call is ignored).
+pub fn work_for(stop: &Stop) {
+    adopt(Call(Some(Arc::clone(&stop.cancelled))));
+}
+
+/// The call this thread works for, for a helper thread to [`adopt`].
+pub fn this_call() -> Call {
+    Call(CALL.with(|call| call.get().cloned()))
+}
+
+/// Make this (helper) thread work for `call` too.
+pub fn adopt(call: Call) {
+    if let Call(Some(flag)) = call {
+        CALL.with(|slot| {
+            let _ = slot.set(flag);
+        });
+    }
+}
+
+/// Whether the result of the call this thread works for is no longer
+/// wanted: it was cancelled (a client's cancellation, or the watchdog gave
+/// up on it and answered without it). For loops of dsh-search's own work
+/// that hold no [`Budget`]: they may stop at once and return anything,
+/// since nobody will see it. Never true on a thread that works for no call
+/// (unit tests, the CLI's main thread). One thread-local read and an
+/// atomic load: cheap enough for every entry of a loop.
+pub fn unwanted() -> bool {
+    CALL.with(|call| call.get().is_some_and(|flag| flag.load(Ordering::Relaxed)))
 }
 
 /// What one call may still spend: its deadline, and the stop channel.
@@ -148,12 +261,73 @@ mod tests {
         assert_eq!(later.check(), Err(Halt::Cancelled));
         stop.signal_slot().store(15, Ordering::SeqCst);
         assert_eq!(later.check(), Err(Halt::Signal(15)));
-        assert!(stop.clear_cancel());
-        assert!(!stop.clear_cancel());
         let past = Budget {
             deadline: Instant::now(),
             stop: &Stop::new(),
         };
         assert_eq!(past.check(), Err(Halt::TimedOut));
+    }
+
+    /// A server's call has the server's signals, but a cancellation of
+    /// its own.
+    #[test]
+    fn a_call_shares_signals_not_cancellation() {
+        let server = Stop::new();
+        let call = server.for_call();
+        call.cancel();
+        assert_eq!(call.halt(), Some(Halt::Cancelled));
+        assert_eq!(server.halt(), None);
+        server.signal_slot().store(2, Ordering::SeqCst);
+        assert_eq!(call.halt(), Some(Halt::Signal(2)));
+        assert_eq!(server.for_call().halt(), Some(Halt::Signal(2)));
+    }
+
+    /// The kills of the groups enrolled, until their guards are dropped.
+    #[test]
+    fn kill_running_kills_what_is_enrolled() {
+        let stop = Stop::new();
+        let killed = Arc::new(AtomicUsize::new(0));
+        let kill = |n: usize| -> Kill {
+            let killed = Arc::clone(&killed);
+            Box::new(move || {
+                killed.fetch_add(n, Ordering::SeqCst);
+            })
+        };
+        let one = stop.enroll(kill(1));
+        let ten = stop.enroll(kill(10));
+        stop.kill_running();
+        assert_eq!(killed.load(Ordering::SeqCst), 11);
+        drop(one);
+        stop.kill_running();
+        assert_eq!(killed.load(Ordering::SeqCst), 21);
+        drop(ten);
+        stop.kill_running();
+        assert_eq!(killed.load(Ordering::SeqCst), 21);
+    }
+
+    /// `unwanted` follows the cancellation of the call the thread works
+    /// for, and of none on other threads; a helper thread can adopt it.
+    #[test]
+    fn unwanted_follows_the_call_of_the_thread() {
+        let stop = Arc::new(Stop::new());
+        let worker = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                assert!(!unwanted());
+                work_for(&stop);
+                let call = this_call();
+                assert!(!unwanted());
+                stop.cancel();
+                let helper = std::thread::spawn(move || {
+                    assert!(!unwanted());
+                    adopt(call);
+                    unwanted()
+                });
+                (unwanted(), helper.join().unwrap())
+            })
+        };
+        assert_eq!(worker.join().unwrap(), (true, true));
+        // This thread works for no call: never unwanted.
+        assert!(stop.halt() == Some(Halt::Cancelled) && !unwanted());
     }
 }

@@ -5,6 +5,11 @@
 //!   `notifications/cancelled` for the request in flight stops it at once
 //!   (its rg process group is killed) and no reply is sent for it, as the
 //!   protocol asks. A request cancelled while it waits gets no reply either.
+//! - Each request has a stop channel of its own (the server's signals, its
+//!   own cancellation), and each tool call runs under the watchdog
+//!   (`watchdog.rs`): one that overruns its deadline is answered as timed
+//!   out, and the server serves the next request while the call's worker is
+//!   told to stop (see `protocol`).
 //! - Memory stays bounded however hard a client floods the server: a line
 //!   is at most [`wire::MAX_LINE`], and at most [`QUEUE_BYTES`] of requests
 //!   (and [`QUEUE_LEN`] of them) wait while one is served. A request beyond
@@ -70,7 +75,7 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         ));
         return Exit::Failed(ErrorCode::SearchFailed);
     }
-    let mut server = Server::new(settings, stop);
+    let mut server = Server::new(settings);
     loop {
         if let Some(signal) = stop.signal() {
             signals::die_if_fatal(stop);
@@ -103,7 +108,7 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
 struct Shared {
     out: Mutex<Output>,
     ids: Mutex<Ids>,
-    /// Cancelled when the request in flight is; the runner reads it.
+    /// The server's: the signals every request's own stop shares.
     stop: Arc<Stop>,
     /// Bytes and count of the lines waiting in the queue.
     queued: AtomicUsize,
@@ -118,8 +123,11 @@ struct Output {
 
 #[derive(Default)]
 struct Ids {
-    /// The request being served.
+    /// The request being served, its stop channel, and whether the client
+    /// cancelled it.
     current: Option<Id>,
+    call: Option<Arc<Stop>>,
+    current_cancelled: bool,
     /// Requests cancelled before they were served, oldest first.
     cancelled: VecDeque<Id>,
     cancelled_set: HashSet<Id>,
@@ -159,7 +167,10 @@ impl Shared {
     fn cancel(&self, id: Id) {
         let mut ids = lock(&self.ids);
         if ids.current.as_ref() == Some(&id) {
-            self.stop.cancel();
+            ids.current_cancelled = true;
+            if let Some(call) = &ids.call {
+                call.cancel();
+            }
         } else if ids.cancelled_set.insert(id.clone()) {
             ids.cancelled.push_back(id);
             if ids.cancelled.len() > MAX_CANCELLED {
@@ -170,22 +181,27 @@ impl Shared {
         }
     }
 
-    /// Start serving `id`; `false` if it was cancelled while it waited.
-    fn start(&self, id: &Id) -> bool {
+    /// Start serving `id`: its stop channel, or `None` if it was
+    /// cancelled while it waited.
+    fn start(&self, id: &Id) -> Option<Arc<Stop>> {
         let mut ids = lock(&self.ids);
         if ids.cancelled_set.remove(id) {
             ids.cancelled.retain(|c| c != id);
-            return false;
+            return None;
         }
+        let call = Arc::new(self.stop.for_call());
         ids.current = Some(id.clone());
-        self.stop.clear_cancel();
-        true
+        ids.call = Some(Arc::clone(&call));
+        ids.current_cancelled = false;
+        Some(call)
     }
 
-    /// The request is done; `true` if it was cancelled while it ran.
+    /// The request is done; `true` if the client cancelled it while it ran.
     fn finish(&self) -> bool {
-        lock(&self.ids).current = None;
-        self.stop.clear_cancel()
+        let mut ids = lock(&self.ids);
+        ids.current = None;
+        ids.call = None;
+        std::mem::take(&mut ids.current_cancelled)
     }
 }
 
@@ -280,7 +296,7 @@ fn cancelled_id(params: Option<&RawValue>) -> Option<Id> {
 }
 
 /// The reply line to one queued line, if it gets one.
-fn handle_incoming(incoming: Incoming, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+fn handle_incoming(incoming: Incoming, server: &mut Server, shared: &Shared) -> Option<String> {
     match incoming {
         Incoming::Batch(items) if server.batches() && !items.is_empty() => {
             let replies: Vec<String> = items
@@ -305,7 +321,7 @@ fn handle_incoming(incoming: Incoming, server: &mut Server<'_>, shared: &Shared)
 
 /// The reply to one message: `None` for notifications, responses and
 /// cancelled requests.
-fn handle(incoming: Incoming, server: &mut Server<'_>, shared: &Shared) -> Option<String> {
+fn handle(incoming: Incoming, server: &mut Server, shared: &Shared) -> Option<String> {
     let message = match incoming {
         Incoming::Message(message) => message,
         Incoming::Response | Incoming::Batch(_) => return None,
@@ -313,10 +329,8 @@ fn handle(incoming: Incoming, server: &mut Server<'_>, shared: &Shared) -> Optio
     };
     // Notifications (initialized, and any other) get no reply.
     let id = message.id?;
-    if !shared.start(&id) {
-        return None;
-    }
-    let result = server.request(&message.method, message.params.as_deref());
+    let stop = shared.start(&id)?;
+    let result = server.request(&message.method, message.params.as_deref(), &stop);
     if shared.finish() {
         // Cancelled while it ran (its rg group is dead): no response.
         return None;

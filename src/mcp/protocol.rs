@@ -12,6 +12,21 @@
 //! is one text item. `structuredContent` (the JSON envelope, declared by an
 //! `outputSchema`) only with `--mcp-structured`, because Claude Code and
 //! Codex show the model that instead of the text.
+//!
+//! A tool call runs under the watchdog (`watchdog.rs`): the search, the
+//! spill and the rendering of the result on a worker thread, while the
+//! serving thread waits. A call that overruns its deadline (or a signal)
+//! by the watchdog's grace is answered as an ordinary timeout (or
+//! interrupt) is, and the server goes on: the call's rg groups are killed,
+//! and its worker is told to stop (its cancellation, which the loops of the
+//! call's own work look at). A worker that still does not end is left
+//! behind, never waited for: the next call runs on a worker of its own.
+//! The server keeps the workers it left behind only to say on stderr how
+//! many still run; a thread cannot be killed, so one stuck in a loop that
+//! does not look holds a core until the server exits.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
@@ -21,10 +36,12 @@ use crate::arguments;
 use crate::call;
 use crate::diag;
 use crate::render;
+use crate::response::Response;
 use crate::schema;
 use crate::settings::Settings;
-use crate::stop::Stop;
+use crate::stop::{Halt, Stop};
 use crate::tool::Tool;
+use crate::watchdog;
 
 /// The stateless revision this server speaks.
 pub const MODERN: &str = "2026-07-28";
@@ -50,20 +67,22 @@ enum Era {
     Modern,
 }
 
-/// The server's state: only what `initialize` negotiated, for legacy
-/// requests. Modern requests carry everything they need.
-pub struct Server<'a> {
-    settings: &'a Settings,
-    stop: &'a Stop,
+/// The server's state: what `initialize` negotiated, for legacy requests
+/// (modern requests carry everything they need), and the workers of calls
+/// the watchdog gave up on that may still run.
+pub struct Server {
+    /// Shared with each call's worker.
+    settings: Arc<Settings>,
     legacy: Option<&'static str>,
+    abandoned: Vec<JoinHandle<()>>,
 }
 
-impl<'a> Server<'a> {
-    pub fn new(settings: &'a Settings, stop: &'a Stop) -> Self {
+impl Server {
+    pub fn new(settings: &Settings) -> Self {
         Self {
-            settings,
-            stop,
+            settings: Arc::new(settings.clone()),
             legacy: None,
+            abandoned: Vec::new(),
         }
     }
 
@@ -72,8 +91,13 @@ impl<'a> Server<'a> {
         self.legacy == Some(BATCH_REVISION)
     }
 
-    /// Serve one request.
-    pub fn request(&mut self, method: &str, params: Option<&RawValue>) -> Result<Value, RpcError> {
+    /// Serve one request; `stop` is its own stop channel.
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: Option<&RawValue>,
+        stop: &Arc<Stop>,
+    ) -> Result<Value, RpcError> {
         let params = match params {
             None => Map::new(),
             Some(raw) => match serde_json::from_str::<Value>(raw.get()) {
@@ -100,7 +124,7 @@ impl<'a> Server<'a> {
             )),
             (Era::Legacy(_), "ping") => Ok(json!({})),
             (_, "tools/list") => self.tools_list(era, &params),
-            (_, "tools/call") => self.tools_call(&params),
+            (_, "tools/call") => self.tools_call(&params, stop),
             (Era::Modern, "ping") => Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 format!("ping is not part of protocol {MODERN}"),
@@ -142,7 +166,7 @@ impl<'a> Server<'a> {
                 let mut entry = json!({
                     "name": tool.as_str(),
                     "title": schema::title(tool),
-                    "description": schema::description(tool, self.settings),
+                    "description": schema::description(tool, &self.settings),
                     "inputSchema": schema::input_schema(tool),
                     "annotations": schema::annotations(),
                 });
@@ -160,7 +184,11 @@ impl<'a> Server<'a> {
         Ok(result)
     }
 
-    fn tools_call(&self, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    fn tools_call(
+        &mut self,
+        params: &Map<String, Value>,
+        stop: &Arc<Stop>,
+    ) -> Result<Value, RpcError> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err(RpcError::new(
                 INVALID_PARAMS,
@@ -179,28 +207,58 @@ impl<'a> Server<'a> {
             None | Some(Value::Null) => &none,
             Some(arguments) => arguments,
         };
-        let response = call::respond(
-            tool,
-            arguments::arguments(tool, arguments),
-            self.settings,
-            self.stop,
-        );
-        if let Some(explain) = &response.explain {
-            diag::write(explain);
-        }
-        let text = render::text::response(&response);
-        let mut result = json!({"content": [{"type": "text", "text": text}]});
-        let failed = response.failed();
-        if self.settings.mcp_structured {
-            let envelope = render::json::envelope(&response, &text);
-            result["structuredContent"] = render::json::to_value(&envelope);
-        }
-        result["isError"] = json!(failed.is_some());
-        if let Some(code) = failed {
-            result["_meta"] = json!({ META_ERROR: {"name": code.name(), "code": code.as_str()} });
-        }
-        Ok(result)
+        let args = arguments::arguments(tool, arguments);
+        let ignored = args.ignored.clone();
+        let settings = Arc::clone(&self.settings);
+        let worker_stop = Arc::clone(stop);
+        let answered = watchdog::run(stop, settings.timeout(), move || {
+            let response = call::respond(tool, args, &settings, &worker_stop);
+            if let Some(explain) = &response.explain {
+                diag::write(explain);
+            }
+            tool_result(&response, settings.mcp_structured)
+        });
+        Ok(answered.unwrap_or_else(|gave_up| {
+            // Those of earlier calls that ended are forgotten.
+            self.abandoned.retain(|worker| !worker.is_finished());
+            let earlier = self.abandoned.len();
+            self.abandoned.extend(gave_up.worker);
+            diag::note(&format!(
+                "dsh-search mcp: a {tool} call did not end within {}ms of {}; answered without it, its worker told to stop (workers of earlier calls given up on and still running: {earlier})",
+                watchdog::GRACE.as_millis(),
+                match gave_up.halt {
+                    Halt::TimedOut => "its deadline",
+                    Halt::Signal(_) => "a signal",
+                    Halt::Cancelled => "its cancellation",
+                },
+            ));
+            let response = Response::halted(
+                tool,
+                gave_up.halt,
+                self.settings.timeout_ms,
+                ignored,
+            );
+            tool_result(&response, self.settings.mcp_structured)
+        }))
     }
+}
+
+/// A `tools/call` result for `response`: its text, its JSON envelope as
+/// `structuredContent` when `structured`, and for a failure `isError` and
+/// `{name, code}` in `_meta`.
+fn tool_result(response: &Response, structured: bool) -> Value {
+    let text = render::text::response(response);
+    let mut result = json!({"content": [{"type": "text", "text": text}]});
+    let failed = response.failed();
+    if structured {
+        let envelope = render::json::envelope(response, &text);
+        result["structuredContent"] = render::json::to_value(&envelope);
+    }
+    result["isError"] = json!(failed.is_some());
+    if let Some(code) = failed {
+        result["_meta"] = json!({ META_ERROR: {"name": code.name(), "code": code.as_str()} });
+    }
+    result
 }
 
 /// Whether `params` carry the 2026-07-28 per-request `_meta`, and if so
@@ -291,8 +349,7 @@ mod tests {
     #[test]
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
-        let stop = Stop::new();
-        let mut server = Server::new(&settings, &stop);
+        let mut server = Server::new(&settings);
         for (asked, got) in [
             ("2025-06-18", "2025-06-18"),
             ("2024-11-05", "2024-11-05"),

@@ -450,6 +450,10 @@ fn counts_found(matches: u64, files: usize) -> String {
 fn counts(list: &[FileCount]) -> String {
     let mut out = String::new();
     for (i, f) in list.iter().enumerate() {
+        // Given up on (see `watchdog`): nobody will read this text.
+        if crate::stop::unwanted() {
+            break;
+        }
         if i > 0 {
             out.push('\n');
         }
@@ -461,6 +465,10 @@ fn counts(list: &[FileCount]) -> String {
 fn paths<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> String {
     let mut out = String::new();
     for (i, p) in list.into_iter().enumerate() {
+        // Given up on (see `watchdog`): nobody will read this text.
+        if crate::stop::unwanted() {
+            break;
+        }
         if i > 0 {
             out.push('\n');
         }
@@ -472,6 +480,10 @@ fn paths<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> String {
 fn groups(page: &[PageFile<'_>]) -> String {
     let mut out = String::new();
     for (i, (path, lines)) in page.iter().enumerate() {
+        // Given up on (see `watchdog`): nobody will read this text.
+        if crate::stop::unwanted() {
+            break;
+        }
         if i > 0 {
             out.push_str("\n\n");
         }

@@ -204,9 +204,12 @@ fn spawn_parser<'s: 'scope, 'scope, S: Sink>(
 ) -> Result<(mpsc::Sender<Vec<u8>>, Parser<'scope, 's, S>), &'s mut S> {
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     let (sink_tx, sink_rx) = mpsc::channel::<&'s mut S>();
+    // The sink's loops look at the call's cancellation (`stop::unwanted`).
+    let call = crate::stop::this_call();
     let parser = thread::Builder::new()
         .stack_size(PARSER_STACK)
         .spawn_scoped(scope, move || {
+            crate::stop::adopt(call);
             lower_priority();
             let sink = sink_rx.recv().ok()?;
             loop {

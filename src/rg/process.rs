@@ -18,7 +18,9 @@
 //!   (the [`Meter`]), the deadline, or the [`Budget`]'s stop channel (a
 //!   signal, a cancellation);
 //! - `kill`: the whole group, whatever ended the run, so nothing rg
-//!   started outlives it;
+//!   started outlives it; `kill_from_anywhere`, the same kill as a closure
+//!   the call's [`Stop`](crate::stop::Stop) keeps while the group runs, for
+//!   the watchdog;
 //! - `reap`: rg's exit status, the stdout byte count, the stderr kept.
 //!
 //! Here, shared: the watch loop (when to look at rg's exit, how long to
@@ -136,6 +138,9 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
         });
     }
     let mut child = os::Child::start(spec)?;
+    // The watchdog may kill the group from its own thread while this one
+    // is stuck (SPEC §6: the deadline bounds the whole call).
+    let enrolled = spec.budget.stop.enroll(child.kill_from_anywhere());
     let handback = AtomicBool::new(false);
     let cut = thread::scope(|scope| {
         let mut feed = Feed::new(sink);
@@ -151,6 +156,8 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
         let late = feed.finish(Cut::finish(cut), &handback, spec.budget);
         cut.or(late.map(Cut::Halted))
     });
+    // Forgotten before the reap: a kill must never name a reaped group.
+    drop(enrolled);
     let reaped = child.reap();
     let ending = match cut {
         Some(Cut::Overflow) => Ending::Overflow,

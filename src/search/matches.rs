@@ -148,6 +148,10 @@ impl<'w> MatchSink<'w> {
     fn records(&mut self, mut bytes: &[u8], skim: bool) {
         let each = if skim { Self::skim_line } else { Self::line };
         loop {
+            // Given up on (see `watchdog`): nobody will read these records.
+            if crate::stop::unwanted() {
+                return;
+            }
             let newline = memchr::memchr(b'\n', bytes);
             if let Some(reader) = &mut self.giant {
                 let end = newline.unwrap_or(bytes.len());

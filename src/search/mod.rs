@@ -78,6 +78,12 @@ pub fn search(request: &Request, settings: &Settings, stop: &Stop) -> Outcome {
         Request::Glob(r) => glob::search(r, settings, budget),
         Request::Grep(r) => grep::search(r, settings, budget),
     };
+    // Tests only: a defect in our own work after rg ended, on purpose.
+    #[cfg(debug_assertions)]
+    crate::watchdog::test_stall(match request {
+        Request::Glob(r) => &r.pattern,
+        Request::Grep(r) => &r.pattern,
+    });
     let rg_version = match (settings.explain, settings.rg.path()) {
         (true, Some(rg)) => process::version(rg, &settings.workdir, budget),
         _ => None,

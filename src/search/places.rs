@@ -57,6 +57,10 @@ pub fn largest<'a>(
     // the way to the leaves: fewer than the leaves' bytes.
     let most_splits: usize = leaves.iter().map(|&(p, _)| p.len() + 1).sum();
     for _ in 0..most_splits {
+        // Given up on (see `watchdog`): nobody will read these places.
+        if crate::stop::unwanted() {
+            break;
+        }
         let shown = top(&places);
         let held: usize = shown.iter().map(|p| p.count).sum();
         let split = shown.iter().find_map(|place| {

@@ -387,6 +387,10 @@ fn lines_of(
     // The file being filled, and the last of its lines on the page.
     let mut current: Option<(usize, usize)> = None;
     for (f, at) in matched_lines(files).skip(offset).take(shown) {
+        // Given up on (see `watchdog`): nobody will read this page.
+        if crate::stop::unwanted() {
+            break;
+        }
         let file = &files[f];
         let window = file.window(at, context);
         let from = match current {
@@ -428,6 +432,9 @@ pub fn lines_that_fit(
     let mut printed: usize = 0;
     let mut current: Option<(usize, usize)> = None;
     for (f, at) in matched_lines(files).skip(offset) {
+        if crate::stop::unwanted() {
+            break;
+        }
         let window = files[f].window(at, context);
         let from = match current {
             Some((cf, last)) if cf == f => window.start.max(last + 1),

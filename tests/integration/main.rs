@@ -57,6 +57,8 @@ mod pages;
 // generated trees, paths and options (symbolic links: Unix).
 #[cfg(unix)]
 mod agree;
+// The watchdog: the deadline and SIGTERM end a call stuck in our own work.
+mod watchdog;
 // Windows (SPEC §10): the Job Object, console events, a planted rg.exe,
 // separators, the command line rg receives.
 #[cfg(windows)]

@@ -44,6 +44,7 @@ use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
 use super::{Exited, Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS, Wake};
 use crate::rg::stderr::Stderr;
+use crate::stop::Kill;
 
 /// Reads of one pipe per wake, so a flood on one cannot starve the other.
 const READS_PER_WAKE: usize = 16;
@@ -123,6 +124,13 @@ impl Child {
     /// name a stranger.
     pub(super) fn kill(&self) {
         self.group.kill();
+    }
+
+    /// The kill, for another thread: valid until `reap`, which the
+    /// runner calls only after it dropped the closure's enrollment.
+    pub(super) fn kill_from_anywhere(&self) -> Kill {
+        let pid = self.group.pid;
+        Box::new(move || Group { pid }.kill())
     }
 
     /// Reap sh (after the last kill) and hand back what the run left.

@@ -39,9 +39,10 @@
 //! end at their next read or send.
 
 use std::io::{self, Read};
-use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
+use std::os::windows::io::{AsHandle, AsRawHandle, FromRawHandle, OwnedHandle};
 use std::os::windows::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::thread;
 use std::time::Duration;
@@ -56,6 +57,7 @@ use windows_sys::Win32::System::Threading::{CREATE_NEW_PROCESS_GROUP, CREATE_NO_
 
 use super::{Exited, Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS, Wake};
 use crate::rg::stderr::Stderr;
+use crate::stop::Kill;
 
 /// Chunks the readers may have waiting: enough to keep rg writing while
 /// this thread feeds the sink, few enough to bound memory (4 × 256 KiB).
@@ -82,7 +84,8 @@ enum Event {
 /// rg, started, with its job and its readers' queue.
 pub(super) struct Child {
     rg: std::process::Child,
-    job: Option<Job>,
+    /// Shared with the kill the watchdog may use (`kill_from_anywhere`).
+    job: Option<Arc<Job>>,
     events: Receiver<Event>,
     /// Pipes not yet at end of file.
     open: u8,
@@ -108,7 +111,7 @@ impl Child {
             .creation_flags(CREATE_NO_WINDOW | CREATE_NEW_PROCESS_GROUP);
         let job = Job::new().ok();
         let mut rg = command.spawn()?;
-        let job = job.filter(|job| job.assign(&rg).is_ok());
+        let job = job.filter(|job| job.assign(&rg).is_ok()).map(Arc::new);
         let (tx, events) = mpsc::sync_channel(QUEUE);
         let readers = match (rg.stdout.take(), rg.stderr.take()) {
             (Some(out), Some(err)) => read_on_thread("rg stdout", out, tx.clone(), Event::Stdout)
@@ -172,8 +175,25 @@ impl Child {
             Some(job) => job.kill(),
             None => {
                 // `kill` on an rg that has exited is an error to ignore.
-                let _ = kill_process(&self.rg);
+                let _ = terminate(&self.rg);
             }
+        }
+    }
+
+    /// The kill, for another thread: the job (shared), or, without one, a
+    /// handle of rg's own (a handle keeps the process object, so it never
+    /// names another process).
+    pub(super) fn kill_from_anywhere(&self) -> Kill {
+        if let Some(job) = &self.job {
+            let job = Arc::clone(job);
+            return Box::new(move || job.kill());
+        }
+        match self.rg.as_handle().try_clone_to_owned() {
+            Ok(rg) => Box::new(move || {
+                let _ = terminate(&rg);
+            }),
+            // No handle to be had: the runner's own kill is all there is.
+            Err(_) => Box::new(|| {}),
         }
     }
 
@@ -197,10 +217,10 @@ pub(super) fn too_long(e: &io::Error) -> bool {
     e.raw_os_error() == Some(TOO_LONG)
 }
 
-/// `TerminateProcess` by the child's own handle (std's `kill` needs `&mut`).
-fn kill_process(rg: &std::process::Child) -> io::Result<()> {
+/// `TerminateProcess` by a handle of rg's (std's `kill` needs `&mut`).
+fn terminate(rg: &impl AsRawHandle) -> io::Result<()> {
     use windows_sys::Win32::System::Threading::TerminateProcess;
-    // SAFETY: the handle is the child's own, open for as long as `rg` lives.
+    // SAFETY: the handle is open for as long as `rg` lives.
     #[allow(unsafe_code)]
     let killed = unsafe { TerminateProcess(rg.as_raw_handle(), KILLED) };
     if killed == FALSE {

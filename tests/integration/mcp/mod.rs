@@ -104,6 +104,9 @@ pub struct Server {
     /// One item per line the server wrote to stdout; disconnected at EOF.
     lines: Receiver<String>,
     stderr: Option<JoinHandle<String>>,
+    /// The command line and the `DSH_SEARCH_*` variables it was given, for
+    /// failure messages.
+    what: String,
 }
 
 impl Server {
@@ -123,6 +126,7 @@ impl Server {
     /// The same, with stderr going to `stderr` (a pipe the test reads, or
     /// anything else, such as `/dev/full`).
     pub fn spawn_with_stderr(mut cmd: std::process::Command, stderr: impl Into<Stdio>) -> Self {
+        let what = describe(&cmd);
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -153,6 +157,7 @@ impl Server {
             stdin,
             lines,
             stderr: Some(stderr),
+            what,
         }
     }
 
@@ -212,8 +217,10 @@ impl Server {
     pub fn line_within(&self, bound: Duration) -> String {
         match self.lines.recv_timeout(bound) {
             Ok(line) => line,
-            Err(RecvTimeoutError::Timeout) => panic!("no reply within {bound:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the server closed stdout"),
+            Err(RecvTimeoutError::Timeout) => {
+                panic!("no reply within {bound:?} from {}", self.what)
+            }
+            Err(RecvTimeoutError::Disconnected) => panic!("{} closed stdout", self.what),
         }
     }
 
@@ -259,7 +266,7 @@ impl Server {
             .child
             .wait_timeout(BOUND)
             .unwrap()
-            .unwrap_or_else(|| panic!("the server did not exit within {BOUND:?} of EOF"));
+            .unwrap_or_else(|| panic!("{} did not exit within {BOUND:?} of EOF", self.what));
         match self.lines.recv_timeout(BOUND) {
             Err(RecvTimeoutError::Disconnected) => {}
             Ok(line) => panic!("the server wrote more than was asked for: {line}"),
@@ -285,6 +292,27 @@ impl Drop for Server {
             let _ = self.child.wait();
         }
     }
+}
+
+/// `cmd` for a failure message: `dsh-search ARGS`, and the `DSH_SEARCH_*`
+/// variables set beyond the harness's (the rg, which it always sets).
+fn describe(cmd: &std::process::Command) -> String {
+    let args: Vec<String> = cmd
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let envs: Vec<String> = cmd
+        .get_envs()
+        .filter_map(|(k, v)| Some((k.to_str()?, v?.to_string_lossy())))
+        .filter(|(k, _)| k.starts_with("DSH_SEARCH_") && *k != "DSH_SEARCH_RG")
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let envs = if envs.is_empty() {
+        String::new()
+    } else {
+        format!(" (env: {})", envs.join(" "))
+    };
+    format!("`dsh-search {}`{envs}", args.join(" "))
 }
 
 /// The seed's guidance texts, verbatim, joined as the server's instructions.

@@ -1,0 +1,268 @@
+//! The watchdog (SPEC §6: `--timeout-ms` bounds the whole call, and
+//! SIGINT/SIGTERM/SIGHUP are honoured in every phase), when what holds the
+//! call is dsh-search's own code.
+//! The debug builds' test hook (`DSH_SEARCH_TEST_STALL`) makes the work
+//! after rg ends spin, as a defect there would: `--timeout-ms` and SIGTERM
+//! still end a CLI call, with the bytes an ordinary timeout or interrupt
+//! prints, and the MCP server answers the stuck call as timed out and
+//! serves the next one. A binary without the hook (a release build, such
+//! as the static one CI runs the suite with) skips these tests, saying so.
+//! Nothing here times the watchdog: each run is only bounded (the harness
+//! kills a run after 30 s, and every wait is bounded), so a regression
+//! fails instead of hanging.
+
+use std::sync::OnceLock;
+
+use serde_json::json;
+
+use crate::harness::{TestDir, assert_out, stdout};
+use crate::mcp::{self, Era, Server};
+
+/// The hook's variable: `MODE` or `MODE:PATTERN` (see `src/watchdog.rs`).
+const STALL: &str = "DSH_SEARCH_TEST_STALL";
+
+const GREP_TIMEOUT_500: &str = "Error: grep timed out after 500ms; narrow pattern, path, or include and retry, or raise --timeout-ms.";
+
+/// Whether the binary under test has the test hook. The one cargo built
+/// for this (debug) test run must have it; another (`DSH_SEARCH_TEST_BIN`,
+/// or a `--release` run) may not, and then these tests are skipped.
+fn hooked() -> bool {
+    static HOOKED: OnceLock<bool> = OnceLock::new();
+    *HOOKED.get_or_init(|| {
+        let t = TestDir::new();
+        t.write("a.txt", "needle\n");
+        let ran = t
+            .cmd()
+            .env(STALL, "say")
+            .args(["grep", "needle"])
+            .output()
+            .unwrap();
+        let hooked = String::from_utf8_lossy(&ran.stderr).contains("test hook: here");
+        let debug_build =
+            std::env::var_os("DSH_SEARCH_TEST_BIN").is_none() && cfg!(debug_assertions);
+        assert!(
+            hooked || !debug_build,
+            "the debug build has no test hook: {} said nothing of it: {ran:?}",
+            ran.describe()
+        );
+        if !hooked {
+            eprintln!(
+                "SKIPPED: the watchdog tests: {} has no test hook (a release build)",
+                crate::harness::binary().display()
+            );
+        }
+        hooked
+    })
+}
+
+/// A stall in dsh-search's own work past `--timeout-ms` prints exactly
+/// what a hung rg's ordinary timeout prints (text, JSON, glob, and the
+/// note of an ignored argument), exits 6, and says on stderr that the
+/// watchdog ended it.
+#[test]
+fn a_stall_in_our_own_work_times_out_as_a_hung_rg_does() {
+    if !hooked() {
+        return;
+    }
+    let t = TestDir::new();
+    t.write("a.txt", "needle\n");
+    let hung = t.fake_rg_plan("fake/rg", "sleep 300000");
+    let cases: [&[&str]; 4] = [
+        &["--timeout-ms", "500", "grep", "needle"],
+        &["--timeout-ms", "500", "--format", "json", "grep", "needle"],
+        &["--timeout-ms", "500", "glob", "*.txt"],
+        &[
+            "--timeout-ms",
+            "500",
+            "call",
+            "grep",
+            r#"{"pattern": "needle", "extra": 1}"#,
+        ],
+    ];
+    for args in cases {
+        let ordinary = t.cmd().arg("--rg").arg(&hung).args(args).output().unwrap();
+        assert_eq!(
+            ordinary.status.code(),
+            Some(6),
+            "{} (rg hangs) did not time out: {ordinary:?}",
+            ordinary.describe()
+        );
+        let stalled = t.cmd().env(STALL, "spin").args(args).output().unwrap();
+        assert_out(&stalled, 6, &stdout(&ordinary));
+        let stderr = String::from_utf8_lossy(&stalled.stderr);
+        assert!(
+            stderr.contains("test hook: stalling (spin)")
+                && stderr.contains("of its deadline; ended by the watchdog"),
+            "{} did not stall and end by the watchdog: {stalled:?}",
+            stalled.describe()
+        );
+    }
+}
+
+/// SIGTERM to a call stalled in dsh-search's own work ends it, as SIGTERM
+/// during rg's run does: exit 6 with the interrupted error. No deadline
+/// comes into it (the default is 30 s).
+// Unix only: signals (Windows has console events, which a test cannot
+// send to one process alone).
+#[cfg(unix)]
+#[test]
+fn sigterm_ends_a_call_stalled_in_our_own_work() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc;
+
+    use crate::procs::{WAIT_LIMIT, poll, wait_bounded};
+
+    if !hooked() {
+        return;
+    }
+    let t = TestDir::new();
+    t.write("a.txt", "needle\n");
+    let what = format!("`{STALL}=spin dsh-search grep needle`, sent SIGTERM once stalled");
+    let mut child = t
+        .cmd_std()
+        .env(STALL, "spin")
+        .args(["grep", "needle"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The hook says on stderr when it starts: then rg is long gone and the
+    // call is in dsh-search's own work.
+    let stderr = child.stderr.take().unwrap();
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let first = lines.recv_timeout(WAIT_LIMIT);
+    if first
+        .as_deref()
+        .map_or(true, |l| !l.contains("stalling (spin)"))
+    {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("{what}: the hook did not say it stalls within {WAIT_LIMIT:?}: {first:?}");
+    }
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -TERM {} failed", child.id());
+    if !poll(WAIT_LIMIT, || !matches!(child.try_wait(), Ok(None))) {
+        let _ = child.kill();
+        let _ = child.wait();
+        let rest: Vec<String> = lines.try_iter().collect();
+        panic!(
+            "{what}: did not exit within {WAIT_LIMIT:?} of SIGTERM; stderr after the hook's line: {rest:?}"
+        );
+    }
+    let (status, out) = wait_bounded(child, WAIT_LIMIT);
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(
+        (status.code(), out.as_str()),
+        (
+            Some(6),
+            "Error: grep was interrupted by SIGTERM; the search was stopped.\n"
+        ),
+        "{what}: stderr after the hook's line: {rest:?}"
+    );
+}
+
+/// A server whose tool calls stall as the hook's `plan` says, its
+/// legacy session open, with a 500 ms deadline.
+fn stalling_server(t: &TestDir, plan: &str) -> Server {
+    let mut cmd = t.cmd_std();
+    cmd.env(STALL, plan).args(["--timeout-ms", "500", "mcp"]);
+    let mut s = Server::spawn(cmd);
+    mcp::initialize(&mut s, mcp::LEGACY);
+    s
+}
+
+/// The stuck call's answer is an ordinary timeout's (isError, the `Error:`
+/// text, `SEARCH_ABORTED`), and the next call is answered as ever.
+fn assert_stuck_then_served(s: &mut Server, plan: &str) {
+    let era = Era::Legacy;
+    let stuck = s.tool(era, 2, "grep", json!({"pattern": "needle"}));
+    assert_eq!(
+        stuck,
+        mcp::result(
+            &json!(2),
+            &mcp::tool_error(era, GREP_TIMEOUT_500, "SearchError", "SEARCH_ABORTED")
+        ),
+        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: grep needle"
+    );
+    let next = s.tool(era, 3, "grep", json!({"pattern": "here"}));
+    assert_eq!(
+        next,
+        mcp::result(
+            &json!(3),
+            &mcp::tool_result(era, "Found 1 match\n\na.txt\nLine 1: needle here")
+        ),
+        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: grep here, after the stuck call"
+    );
+}
+
+/// A call whose own work spins for ever, looking at nothing, is answered
+/// as timed out; the server serves the next call, and exits 0 at EOF (the
+/// spinning worker ends with the process), having said on stderr what
+/// happened.
+#[test]
+fn the_server_answers_a_stuck_call_and_serves_the_next() {
+    if !hooked() {
+        return;
+    }
+    let t = TestDir::new();
+    t.write("a.txt", "needle here\n");
+    let plan = "spin:needle";
+    let mut s = stalling_server(&t, plan);
+    assert_stuck_then_served(&mut s, plan);
+    let (status, stderr) = s.finish();
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp` at EOF; stderr: {stderr}"
+    );
+    assert!(
+        stderr.contains("a grep call did not end within 1000ms of its deadline"),
+        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: stderr does not say the call was given up on: {stderr}"
+    );
+}
+
+/// The threads of process `pid` (Linux: `/proc/<pid>/task`).
+#[cfg(target_os = "linux")]
+fn threads(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, Iterator::count)
+}
+
+/// A stuck call in a loop that looks at its cancellation ends once the
+/// server gives up on it: nothing it left behind keeps a core busy (the
+/// server is back to its threads from before the call).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stuck_worker_that_looks_ends_once_given_up_on() {
+    if !hooked() {
+        return;
+    }
+    let t = TestDir::new();
+    t.write("a.txt", "needle here\n");
+    let plan = "checked:needle";
+    let mut s = stalling_server(&t, plan);
+    let pid = s.child.id();
+    // The serving thread and the reader: no call has run yet.
+    let before = threads(pid);
+    assert_stuck_then_served(&mut s, plan);
+    mcp::poll(
+        &format!(
+            "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: back to its {before} threads after the stuck call"
+        ),
+        || threads(pid) == before,
+    );
+    let (status, stderr) = s.finish();
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+}
