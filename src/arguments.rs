@@ -2,7 +2,7 @@
 //! `tools/call`). Wrong types and a missing `pattern` are argument errors
 //! that name the field. Unknown fields are ignored and reported (SPEC §8):
 //! agent clients add their own (Gemini CLI adds `wait_for_previous` to every
-//! MCP tool), as the seed's harness allows. The rules of SPEC §3 are then
+//! MCP tool), and such a call must still run. The rules of SPEC §3 are then
 //! applied by `request`, exactly as for argv.
 
 use serde_json::{Map, Value};

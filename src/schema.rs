@@ -9,9 +9,9 @@ use crate::error::ErrorCode;
 use crate::settings::{GlobSort, Settings};
 use crate::tool::{ArgKind, Tool, VCS_DIRS};
 
-/// The seed's "Glob guidance", verbatim.
+/// glob's prompt guidance (SPEC §8), word for word: every agent's system prompt holds it.
 pub const GLOB_GUIDANCE: &str = "Use the glob tool — not shell find or ls — to discover files by path pattern. Results are sorted by modification time and include hidden and ignored files.";
-/// The seed's "Grep guidance", verbatim.
+/// grep's prompt guidance (SPEC §8), word for word: every agent's system prompt holds it.
 pub const GREP_GUIDANCE: &str = "Use the grep tool — not shell grep or rg — to search file contents. Use read on a matched file when you need surrounding context.";
 
 /// Both guidance texts, as one system-prompt section.

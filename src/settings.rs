@@ -17,7 +17,7 @@ pub enum GlobSort {
     /// Modification time, newest first.
     #[default]
     Newest,
-    /// Modification time, oldest first (the seed's `--sort=modified`).
+    /// Modification time, oldest first (rg's own `--sort=modified` order).
     Oldest,
     /// Path, byte order.
     Path,

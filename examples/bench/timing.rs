@@ -9,7 +9,7 @@
 //! the raw command (run under `sh -c` with DIR as current dir): one warm-up
 //! round, then `--runs` rounds in which the commands alternate (case A dsh,
 //! case A raw, case B dsh, …), stdout to /dev/null, wall time from spawn to
-//! exit. Glob cases compare with the seed's own command (`rg --files
+//! exit. Glob cases compare with rg's own sorted listing (`rg --files
 //! --sort=modified …`) and also show the unsorted listing dsh-search runs.
 //! Peak RSS comes from one extra untimed run of each command under
 //! `/usr/bin/time -f %M`; dsh-search's own high-water mark is also sampled
@@ -52,7 +52,7 @@ enum Derive {
     /// `--explain` reports: the time rg needs to print as much as dsh-search
     /// reads before it stops with the overflow.
     Overflow,
-    /// The seed's own command: the script with ` --null` replaced by
+    /// rg's own sorted listing: the script with ` --null` replaced by
     /// ` --sort=modified`, and without the ` -- 'dir'` walk root dsh-search
     /// adds by itself for a pattern with a literal directory prefix (the
     /// glob cases give no PATH, so a walk root is always dsh-search's own).
@@ -291,9 +291,9 @@ fn prepare(bin: &Path, case: Case) -> Result<Prepared> {
             (format!("{raw} | head -c {cap} >/dev/null"), None)
         }
         Derive::Glob => {
-            let seed = replace_word(without_walk_root(script)?, " --null", " --sort=modified")?;
+            let sorted = replace_word(without_walk_root(script)?, " --null", " --sort=modified")?;
             (
-                format!("{seed} >/dev/null"),
+                format!("{sorted} >/dev/null"),
                 Some(format!("{script} >/dev/null")),
             )
         }
@@ -701,8 +701,8 @@ fn footnotes(cases: &[Prepared]) -> Result<String> {
          or for `startup` a directory holding one file). Grep cases: the script without \
          `--binary` (raw `rg --json` skips binary files, as rg does by default; dsh-search \
          adds `--binary` to report the matches in them); the overflow case then pipes into \
-         `head -c CAP`, CAP being the raw-output cap `--explain` reports. Glob cases: the \
-         seed's own command, the script with `--null` replaced by `--sort=modified` and \
+         `head -c CAP`, CAP being the raw-output cap `--explain` reports. Glob cases: rg's \
+         own sorted listing, the script with `--null` replaced by `--sort=modified` and \
          without the `-- 'dir'` walk root dsh-search adds by itself for a pattern with a \
          literal directory prefix; the unsorted column runs the script itself."
     );

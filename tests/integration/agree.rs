@@ -31,7 +31,7 @@ use crate::harness::{Ran, TestDir, assert_out, binary, stdout};
 /// seconds in a debug build.
 const CASES: u32 = 48;
 
-/// The seed of the property's cases unless `PROPTEST_RNG_SEED` gives one.
+/// The RNG seed of the property's cases unless `PROPTEST_RNG_SEED` gives one.
 const SEED: u64 = 0x00d5_4a67_7e3e;
 
 /// A cap no generated tree reaches: the whole result on one page.

@@ -1,6 +1,6 @@
 //! `--format json` (SPEC §7): exactly one JSON object and a newline on
 //! stdout for every outcome, the exit codes of text mode, the envelope's
-//! keys in the SPEC's order, and a `text` field that is the text-mode
+//! keys in SPEC §7's order, and a `text` field that is the text-mode
 //! stdout of the same call without its final newline.
 
 use std::fs;
@@ -246,7 +246,7 @@ fn grep_results() {
             "spill": null, "spill_error": null, "warnings": [], "hints": [], "text": text,
         })
     );
-    // Match keys in the SPEC's order too.
+    // Match keys in SPEC §7's order too.
     assert!(
         r.raw
             .contains("{\"line_number\":1,\"preview\":\"fn alpha() {}\",\"line_truncated\":false}"),

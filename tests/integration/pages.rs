@@ -366,7 +366,7 @@ fn call_and_json_carry_the_page() {
         ),
         (&json!(10), &json!(null), &json!(2), &json!(12))
     );
-    // Without offset or limit, no page fields: the envelope is the seed's.
+    // Without offset or limit, no page fields: the envelope of a plain search (SPEC §7).
     let plain: Value =
         serde_json::from_str(&stdout(&t.run(&["--format", "json", "glob", "**/*.txt"]))).unwrap();
     assert!(plain.get("offset").is_none() && plain.get("next_offset").is_none());

@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 
 use crate::harness::{TestDir, stdout};
 
-/// The seed's "Glob guidance", verbatim.
+/// glob's prompt guidance, word for word as SPEC §8 gives it.
 const GLOB_GUIDANCE: &str = "Use the glob tool — not shell find or ls — to discover files by path pattern. Results are sorted by modification time and include hidden and ignored files.";
-/// The seed's "Grep guidance", verbatim.
+/// grep's prompt guidance, word for word as SPEC §8 gives it.
 const GREP_GUIDANCE: &str = "Use the grep tool — not shell grep or rg — to search file contents. Use read on a matched file when you need surrounding context.";
 
 fn golden_path() -> PathBuf {
@@ -90,7 +90,7 @@ fn schema_matches_the_golden_file() {
     );
 }
 
-/// The golden document says what SPEC §8 and the seed require.
+/// The golden document says what SPEC §8 requires.
 #[test]
 fn golden_schema_says_what_the_spec_requires() {
     let document: Value = serde_json::from_str(&golden()).unwrap();

@@ -315,7 +315,7 @@ fn describe(cmd: &std::process::Command) -> String {
     format!("`dsh-search {}`{envs}", args.join(" "))
 }
 
-/// The seed's guidance texts, verbatim, joined as the server's instructions.
+/// The guidance texts of SPEC §8, word for word, joined as the server's instructions.
 pub fn instructions() -> String {
     "Use the glob tool — not shell find or ls — to discover files by path pattern. Results are sorted by modification time and include hidden and ignored files.\n\nUse the grep tool — not shell grep or rg — to search file contents. Use read on a matched file when you need surrounding context.".to_owned()
 }
