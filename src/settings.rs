@@ -60,7 +60,7 @@ pub enum Format {
 /// The options as a front-end took them, before anything is looked up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
-    /// `-C`: the workdir as given (relative to the current directory).
+    /// `--cwd`: the workdir as given (relative to the current directory).
     pub cwd: Option<PathBuf>,
     pub limits: Limits,
     pub timeout_ms: u64,

@@ -456,7 +456,7 @@ fn run_installed(exe: &Path, path: &str, rg: Option<&str>, repo: &str) -> Ran {
         .unwrap();
     Ran {
         output,
-        command: format!("{} -C {repo} --explain grep needle", exe.display()),
+        command: format!("{} --cwd {repo} --explain grep needle", exe.display()),
         envs: format!("only PATH={path} DSH_SEARCH_RG={rg:?}"),
         cwd: std::env::current_dir().unwrap(),
         uid: None,

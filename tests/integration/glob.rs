@@ -372,7 +372,7 @@ fn an_absolute_path_inside_the_workdir_is_shown_relative() {
         .output()
         .unwrap();
     assert_out(&out, 0, "top.rs\nsrc/a.rs\nsrc/deep/b.rs\n");
-    // With -C, relative to that workdir.
+    // With --cwd, relative to that workdir.
     let out = t
         .cmd()
         .args(["--cwd", "src", "glob", "*.rs"])

@@ -638,7 +638,7 @@ fn the_cwd_option_sets_the_workdir_relative_or_absolute() {
         .output()
         .unwrap();
     assert_out(&out, 0, "Found 1 match\n\nsrc/a.rs\nLine 1: hit a\n");
-    // The process cwd plays no part once -C is given.
+    // The process cwd plays no part once --cwd is given.
     let out = t
         .cmd()
         .current_dir(abs.join("src"))
