@@ -86,7 +86,7 @@ Output, exit status and JSON envelope are those of the same glob/grep call."#;
 const MCP_EXAMPLES: &str = r"Register with an MCP client, e.g. Claude Code:
   claude mcp add dsh-search -- dsh-search --spill-dir ~/.cache/dsh-search mcp
 
-Global options given here (caps, --spill-dir, --timeout-ms, -C) apply to every
+Global options given here (caps, --spill-dir, --timeout-ms, --cwd) apply to every
 call. Protocol messages go to stdout; diagnostics (and --explain) to stderr.";
 
 /// Bounded, deterministic file discovery for AI agents, backed by ripgrep.

@@ -353,7 +353,7 @@ impl fmt::Display for SearchError {
             ),
             Reason::Workdir { workdir, problem } => write!(
                 f,
-                "cannot run: the workdir {} {problem}. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.",
+                "cannot run: the workdir {} {problem}. Pass an existing directory with --cwd or DSH_SEARCH_CWD.",
                 escape_path(&workdir.display().to_string())
             ),
             Reason::CommandTooLong { bytes } => write!(

@@ -1168,7 +1168,7 @@ fn missing_workdir_is_exit_4() {
     assert_out(
         &out,
         4,
-        "Error: grep cannot run: the workdir /nonexistent/dir does not exist. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.\n",
+        "Error: grep cannot run: the workdir /nonexistent/dir does not exist. Pass an existing directory with --cwd or DSH_SEARCH_CWD.\n",
     );
 }
 
@@ -1181,7 +1181,7 @@ fn workdir_that_is_a_file_is_exit_4() {
         &t.run(&["--cwd", &file, "glob", "*"]),
         4,
         &format!(
-            "Error: glob cannot run: the workdir {file} is not a directory. Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.\n"
+            "Error: glob cannot run: the workdir {file} is not a directory. Pass an existing directory with --cwd or DSH_SEARCH_CWD.\n"
         ),
     );
 }

@@ -272,7 +272,7 @@ fn a_workdir_that_cannot_be_entered_is_named() {
         &out,
         4,
         &format!(
-            "Error: grep cannot run: the workdir {} cannot be entered and read (Permission denied (os error 13)). Pass an existing directory with -C / --cwd or DSH_SEARCH_CWD.\n",
+            "Error: grep cannot run: the workdir {} cannot be entered and read (Permission denied (os error 13)). Pass an existing directory with --cwd or DSH_SEARCH_CWD.\n",
             locked.display()
         ),
     );
