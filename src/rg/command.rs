@@ -275,7 +275,7 @@ pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
     line
 }
 
-/// `rg --json --binary --regexp=<pattern>` [`--glob=<include>`] [`-- <path>`],
+/// `rg --json --binary --regexp=<pattern>` \[`--glob=<include>`\] \[`-- <path>`\],
 /// with the flags of the arguments asked for (SPEC §3a).
 ///
 /// `--binary` makes rg search binary files during a walk too (it skips them
@@ -298,7 +298,7 @@ pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
 }
 
 /// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
-/// [`--glob=<include>`]: what grep and its probes share.
+/// \[`--glob=<include>`\]: what grep and its probes share.
 fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
     let mut line = Line::new(rg);
     line.flag("--no-config");
