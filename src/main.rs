@@ -1,114 +1,11 @@
-//! dsh-search: parse the command line, run one tool call, print what the
-//! renderer returned, exit with the code of SPEC §6. Nothing else.
+//! dsh-search: the binary. Everything it does is the library's
+//! [`dsh_search::run`]; only the allocator of the static builds is the
+//! binary's own.
 
 mod allocator;
-mod arguments;
-mod call;
-mod cli;
-mod diag;
-mod error;
-mod explain;
-mod generate;
-mod mcp;
-mod render;
-mod request;
-mod response;
-mod rg;
-mod schema;
-mod search;
-mod settings;
-mod signals;
-mod spill;
-mod stop;
-mod tool;
 
-use std::ffi::OsString;
-use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
-
-use crate::arguments::Arguments;
-use crate::cli::{Action, Input, Rejected};
-use crate::error::{ErrorCode, Exit};
-use crate::response::Response;
-use crate::settings::{Format, Settings};
-use crate::stop::Stop;
 
 fn main() -> ExitCode {
-    dispatch().into()
-}
-
-fn dispatch() -> Exit {
-    let args: Vec<OsString> = std::env::args_os().collect();
-    let cli = match cli::parse(&args) {
-        Ok(cli) => cli,
-        Err(Rejected::Answered(printed)) => {
-            return diag::after_stdout("dsh-search", printed.err().as_ref(), Exit::Success);
-        }
-        Err(Rejected::Usage(message)) => return usage_error(message, &args),
-    };
-    let stop = Arc::new(Stop::new());
-    let settings = Settings::resolve(cli.global.options());
-    match cli.command.action() {
-        Action::Tool(tool, input) => {
-            // `call` reads its arguments first, with the default signal
-            // actions: a Ctrl-C while stdin stays open ends the process,
-            // and no search has started that could outlive it.
-            let args = match input {
-                Input::Argv(values) => Arguments::from_values(tool, values, Vec::new()),
-                Input::Json(given) => match arguments::read(given) {
-                    Ok(text) => arguments::parse(tool, &text),
-                    Err(e) => Arguments::rejected(e),
-                },
-            };
-            signals::install(&stop);
-            let response = call::respond(tool, args, &settings, &stop);
-            // A signal that would have killed dsh-search does so now that
-            // the search (and its process group) is gone.
-            signals::die_if_fatal(&stop);
-            if let Some(explain) = &response.explain {
-                diag::write(explain);
-            }
-            print(&render::stdout(&response, settings.format), response.exit())
-        }
-        Action::Schema => {
-            let document = schema::document(&settings);
-            print(&format!("{document:#}\n"), Exit::Success)
-        }
-        Action::Mcp => {
-            signals::install(&stop);
-            mcp::serve(&settings, &stop)
-        }
-        Action::Generate(dir) => match generate::write_all(&cli::command(), &dir) {
-            Ok(()) => Exit::Success,
-            Err(e) => {
-                diag::note(&format!(
-                    "dsh-search generate: cannot write under {}: {e}",
-                    dir.display()
-                ));
-                Exit::Failed(ErrorCode::SearchFailed)
-            }
-        },
-    }
-}
-
-/// The command line was rejected. Like every failure, a usage error exits
-/// 2 and is reported on stdout (SPEC §4): `Error: <message>`, or one JSON
-/// object when JSON output was asked for (SPEC §7). An agent sees only
-/// stdout.
-fn usage_error(message: String, args: &[OsString]) -> Exit {
-    let response = Response::usage(cli::tool_named(args), message);
-    let format = if cli::wants_json(args) {
-        Format::Json
-    } else {
-        Format::Text
-    };
-    print(&render::stdout(&response, format), response.exit())
-}
-
-/// Write `text` to stdout and end with `exit`, if it could be written.
-fn print(text: &str, exit: Exit) -> Exit {
-    let mut out = io::stdout().lock();
-    let printed = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-    diag::after_stdout("dsh-search", printed.err().as_ref(), exit)
+    dsh_search::run()
 }
