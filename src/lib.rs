@@ -1,6 +1,6 @@
-//! dsh-search as a library: the binary's one entry point, [`run`]. Every
-//! module stays private; the command-line tool and the MCP server are the
-//! interface.
+//! dsh-search as a library: the binary's one entry point, [`run`], and
+//! a hidden seam for the fuzz targets ([`fuzzing`]). Every module stays
+//! private; the command-line tool and the MCP server are the interface.
 //!
 //! [`run`] parses the command line, runs one tool call (or the schema, the
 //! MCP server, the generator), prints what the renderer returned and says
@@ -12,6 +12,8 @@ mod cli;
 mod diag;
 mod error;
 mod explain;
+#[doc(hidden)]
+pub mod fuzzing;
 mod generate;
 mod mcp;
 mod render;

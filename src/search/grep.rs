@@ -28,11 +28,30 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     let line = command::grep_line(super::rg_for_line(settings), r);
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes;
-    let (sink, bound) = match r.output {
-        Output::Files => (Collect::Files(ListingSink::default(), &workdir), None),
+    let sink = collect(r, &workdir, line_cap, matches::record_bound(line_cap));
+    super::run_and_judge(
+        Tool::Grep,
+        &line,
+        settings,
+        budget,
+        sink,
+        |finished, sink| result(r, settings, budget, finished, sink),
+    )
+}
+
+/// The sink for the output mode of `r`, and the longest record it holds
+/// whole (`record_bound`, for one-line records; see `matches`).
+fn collect<'w>(
+    r: &GrepRequest,
+    workdir: &'w Workdir,
+    line_cap: usize,
+    record_bound: usize,
+) -> (Collect<'w>, Option<usize>) {
+    match r.output {
+        Output::Files => (Collect::Files(ListingSink::default(), workdir), None),
         // rg's `--count` counts a match that spans lines once: a multiline
         // count reads `--json`'s per-file counts instead.
-        Output::Count if !r.multiline => (Collect::Counts(CountSink::default(), &workdir), None),
+        Output::Count if !r.multiline => (Collect::Counts(CountSink::default(), workdir), None),
         Output::Content | Output::Count => {
             let want = Want {
                 all_submatches: r.multiline,
@@ -41,20 +60,28 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
             };
             // A multiline record may hold countless lines, each shown:
             // only one-line records are read as they stream.
-            let bound = (!r.multiline && r.output == Output::Content)
-                .then(|| matches::record_bound(line_cap));
-            let sink = MatchSink::new(&workdir, line_cap, want, bound);
+            let bound = (!r.multiline && r.output == Output::Content).then_some(record_bound);
+            let sink = MatchSink::new(workdir, line_cap, want, bound);
             (Collect::Lines(Box::new(sink)), bound)
         }
-    };
-    super::run_and_judge(
-        Tool::Grep,
-        &line,
-        settings,
-        budget,
-        (sink, bound),
-        |finished, sink| result(r, settings, budget, finished, sink),
-    )
+    }
+}
+
+/// The result of a grep whose rg printed what `play` hands its sink, and
+/// ended as the [`Finished`] it returns: the judgement of a real run, with
+/// no rg (see `search::replay`). `record_bound` replaces the real one.
+pub(super) fn replay(
+    r: &GrepRequest,
+    settings: &Settings,
+    budget: Budget<'_>,
+    record_bound: usize,
+    play: impl FnOnce(&mut dyn Sink) -> Finished,
+) -> Result<Report, Failure> {
+    let workdir = Workdir::new(&settings.workdir);
+    let line_cap = settings.limits.grep_max_line_bytes;
+    let (mut sink, _) = collect(r, &workdir, line_cap, record_bound);
+    let finished = play(&mut sink);
+    result(r, settings, budget, &finished, sink)
 }
 
 /// The sink of the output mode asked.
