@@ -55,3 +55,5 @@ mod pages;
 // separators, the command line rg receives.
 #[cfg(windows)]
 mod windows;
+// The fuzz targets' seed corpora (fuzz/corpus/), replayed on stable.
+mod fuzz_corpus;
