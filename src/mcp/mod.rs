@@ -298,9 +298,26 @@ fn first_look(line: &[u8], shared: &Shared) -> Look {
 
 /// The replies `serve` would write for the lines of `input`, in order,
 /// with `settings`: each line read, looked at and served as `serve` does,
-/// on this thread, with no queue (so never a busy reply) and nothing
-/// written to stdout. The fuzz target's way in (`crate::fuzzing`).
+/// with no queue (so never a busy reply) and nothing written to stdout.
+/// The fuzz target's way in (`crate::fuzzing`). It all runs on one thread
+/// started as the reader thread is, so a line is parsed on the stack it
+/// gets in `serve`; a panic there is this function's.
 pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
+    let served = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("mcp-reader".to_owned())
+            .spawn_scoped(scope, || serve_lines(input, settings))
+            .map(std::thread::ScopedJoinHandle::join)
+    });
+    match served {
+        Ok(Ok(replies)) => replies,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // No thread to be had: serve them here.
+        Err(_) => serve_lines(input, settings),
+    }
+}
+
+fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let stop = Arc::new(Stop::new());
     let shared = Shared::new(&stop);
     let mut server = Server::new(settings, &stop);
