@@ -19,16 +19,12 @@ pub fn respond(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) ->
     let (body, explain) = match args.request {
         Ok(request) => {
             let search::Outcome {
-                mut result,
+                result,
                 script,
                 rg_run,
                 rg_version,
             } = search::search(&request, settings, stop);
-            save_capped(tool, &mut result, settings);
-            let body = match result {
-                Ok(report) => Body::Results(report),
-                Err(Failure { error, partial }) => Body::Failed { error, partial },
-            };
+            let body = body(tool, result, settings);
             let explain = settings.explain.then(|| {
                 explain::render(&explain::Facts {
                     tool,
@@ -54,6 +50,16 @@ pub fn respond(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) ->
         body,
         ignored: args.ignored,
         explain,
+    }
+}
+
+/// The body of a call whose search came to `result`, a capped result
+/// saved first.
+pub fn body(tool: Tool, mut result: Result<Report, Failure>, settings: &Settings) -> Body {
+    save_capped(tool, &mut result, settings);
+    match result {
+        Ok(report) => Body::Results(report),
+        Err(Failure { error, partial }) => Body::Failed { error, partial },
     }
 }
 

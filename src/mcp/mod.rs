@@ -54,16 +54,7 @@ const MAX_CANCELLED: usize = 1024;
 
 /// Serve until stdin ends.
 pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
-    let shared = Arc::new(Shared {
-        out: Mutex::new(Output {
-            out: io::stdout(),
-            failed: None,
-        }),
-        ids: Mutex::default(),
-        stop: Arc::clone(stop),
-        queued: AtomicUsize::new(0),
-        queued_len: AtomicUsize::new(0),
-    });
+    let shared = Arc::new(Shared::new(stop));
     let (tx, rx) = mpsc::channel();
     let reader = Arc::clone(&shared);
     let started = std::thread::Builder::new()
@@ -138,6 +129,19 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
+    fn new(stop: &Arc<Stop>) -> Self {
+        Self {
+            out: Mutex::new(Output {
+                out: io::stdout(),
+                failed: None,
+            }),
+            ids: Mutex::default(),
+            stop: Arc::clone(stop),
+            queued: AtomicUsize::new(0),
+            queued_len: AtomicUsize::new(0),
+        }
+    }
+
     /// Write one message line (and its `\n`) whole.
     fn write(&self, line: &str) {
         let mut out = lock(&self.out);
@@ -223,11 +227,7 @@ fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
         let line = match wire::read_line(&mut input) {
             Ok(Line::Text(line)) => line,
             Ok(Line::TooLong) => {
-                let e = RpcError::new(
-                    wire::PARSE_ERROR,
-                    format!("a message longer than {} bytes was skipped", wire::MAX_LINE),
-                );
-                shared.write(&wire::error_line(None, &e));
+                shared.write(&too_long());
                 continue;
             }
             // End of input, or stdin failed: nothing more will arrive.
@@ -236,21 +236,13 @@ fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
                 return;
             }
         };
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let incoming = match wire::parse(&line) {
-            Err(e) => {
-                shared.write(&wire::error_line(None, &e));
+        let incoming = match first_look(&line, shared) {
+            Look::Skip => continue,
+            Look::Reply(reply) => {
+                shared.write(&reply);
                 continue;
             }
-            Ok(Incoming::Message(m)) if m.id.is_none() && m.method == "notifications/cancelled" => {
-                if let Some(id) = cancelled_id(m.params.as_deref()) {
-                    shared.cancel(id);
-                }
-                continue;
-            }
-            Ok(incoming) => incoming,
+            Look::Serve(incoming) => incoming,
         };
         let id = match &incoming {
             Incoming::Message(m) => m.id.clone(),
@@ -280,6 +272,88 @@ fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
         };
         if tx.send(Some(queued)).is_err() {
             return;
+        }
+    }
+}
+
+/// The reply to a line over [`wire::MAX_LINE`].
+fn too_long() -> String {
+    let e = RpcError::new(
+        wire::PARSE_ERROR,
+        format!("a message longer than {} bytes was skipped", wire::MAX_LINE),
+    );
+    wire::error_line(None, &e)
+}
+
+/// What the reader does with a line as soon as it is read.
+enum Look {
+    /// Nothing: a blank line, or a cancellation (applied at once).
+    Skip,
+    /// Answer it at once: the line is not JSON.
+    Reply(String),
+    /// Queue it for the serving thread.
+    Serve(Incoming),
+}
+
+/// Parse `line` once and say what becomes of it (see [`Look`]).
+fn first_look(line: &[u8], shared: &Shared) -> Look {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Look::Skip;
+    }
+    match wire::parse(line) {
+        Err(e) => Look::Reply(wire::error_line(None, &e)),
+        Ok(Incoming::Message(m)) if m.id.is_none() && m.method == "notifications/cancelled" => {
+            if let Some(id) = cancelled_id(m.params.as_deref()) {
+                shared.cancel(id);
+            }
+            Look::Skip
+        }
+        Ok(incoming) => Look::Serve(incoming),
+    }
+}
+
+/// The replies `serve` would write for the lines of `input`, in order,
+/// with `settings`: each line read, looked at and served as `serve` does,
+/// with no queue (so never a busy reply) and nothing written to stdout.
+/// The fuzz target's way in (`crate::fuzzing`). It all runs on one thread
+/// started as the reader thread is, so a line is parsed on the stack it
+/// gets in `serve`; a panic there is this function's.
+pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
+    let served = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("mcp-reader".to_owned())
+            .spawn_scoped(scope, || serve_lines(input, settings))
+            .map(std::thread::ScopedJoinHandle::join)
+    });
+    match served {
+        Ok(Ok(replies)) => replies,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // No thread to be had: serve them here.
+        Err(_) => serve_lines(input, settings),
+    }
+}
+
+fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
+    let stop = Arc::new(Stop::new());
+    let shared = Shared::new(&stop);
+    let mut server = Server::new(settings);
+    let mut input = io::Cursor::new(input);
+    let mut replies = Vec::new();
+    loop {
+        let line = match wire::read_line(&mut input) {
+            Ok(Line::Text(line)) => line,
+            Ok(Line::TooLong) => {
+                replies.push(too_long());
+                continue;
+            }
+            Ok(Line::Eof) | Err(_) => return replies,
+        };
+        match first_look(&line, &shared) {
+            Look::Skip => {}
+            Look::Reply(reply) => replies.push(reply),
+            Look::Serve(incoming) => {
+                replies.extend(handle_incoming(incoming, &mut server, &shared));
+            }
         }
     }
 }

@@ -308,8 +308,8 @@ pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
     line
 }
 
-/// `rg --json --binary --no-mmap --regexp=<pattern>` [`--glob=<include>`]
-/// [`-- <path>`], with the flags of the arguments asked for (SPEC §3a).
+/// `rg --json --binary --no-mmap --regexp=<pattern>` \[`--glob=<include>`\]
+/// \[`-- <path>`\], with the flags of the arguments asked for (SPEC §3a).
 ///
 /// `--binary` makes rg search binary files during a walk too (it skips them
 /// silently otherwise, so a log with one stray NUL reads as "no match");
@@ -342,8 +342,8 @@ pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
 }
 
 /// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
-/// [`--glob=<include>`] [`--glob=!<exclude>`]: what grep and its probes
-/// share.
+/// \[`--glob=<include>`\] \[`--glob=!<exclude>`\]: what grep and its
+/// probes share.
 fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
     let mut line = Line::new(rg);
     line.flag("--no-config");

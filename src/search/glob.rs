@@ -14,6 +14,7 @@ use super::report::{Coverage, Items, Report};
 use super::{Failure, Paging, Searched};
 use crate::error::{SearchError, TimeoutPage};
 use crate::request::{Context, GlobRequest};
+use crate::rg::Sink;
 use crate::rg::command::{self, Probe};
 use crate::rg::process::Ending;
 use crate::rg::process::Finished;
@@ -39,6 +40,21 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         sink,
         |finished, sink| result(r, root.as_deref(), settings, budget, finished, sink),
     )
+}
+
+/// The result of a glob whose rg printed what `play` hands its sink, and
+/// ended as the [`Finished`] it returns: the judgement of a real run, with
+/// no rg (see `search::replay`). No walk root: the listing is what rg
+/// printed for the whole workdir.
+pub(super) fn replay(
+    r: &GlobRequest,
+    settings: &Settings,
+    budget: Budget<'_>,
+    play: impl FnOnce(&mut dyn Sink) -> Finished,
+) -> Result<Report, Failure> {
+    let mut sink = ListingSink::default();
+    let finished = play(&mut sink);
+    result(r, r.path.as_deref(), settings, budget, &finished, sink)
 }
 
 /// What the run says: the ordered listing, or why there is none.

@@ -28,11 +28,30 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     let line = command::grep_line(super::rg_for_line(settings), r);
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes;
-    let sink = match r.output {
-        Output::Files => Collect::Files(ListingSink::default(), &workdir),
+    let sink = collect(r, &workdir, line_cap, matches::record_bound(line_cap));
+    super::run_and_judge(
+        Tool::Grep,
+        &line,
+        settings,
+        budget,
+        sink,
+        |finished, sink| result(r, settings, budget, finished, sink),
+    )
+}
+
+/// The sink for the output mode of `r`; `record_bound` is the longest
+/// one-line record it holds whole (see `matches`).
+fn collect<'w>(
+    r: &GrepRequest,
+    workdir: &'w Workdir,
+    line_cap: usize,
+    record_bound: usize,
+) -> Collect<'w> {
+    match r.output {
+        Output::Files => Collect::Files(ListingSink::default(), workdir),
         // rg's `--count` counts a match that spans lines once: a multiline
         // count reads `--json`'s per-file counts instead.
-        Output::Count if !r.multiline => Collect::Counts(CountSink::default(), &workdir),
+        Output::Count if !r.multiline => Collect::Counts(CountSink::default(), workdir),
         Output::Content | Output::Count => {
             let want = Want {
                 all_submatches: r.multiline,
@@ -42,20 +61,28 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
             // A multiline record may hold countless lines, each shown:
             // only one-line records are read as they stream. Either way
             // every byte counts against the raw-output cap.
-            let bound = (!r.multiline && r.output == Output::Content)
-                .then(|| matches::record_bound(line_cap));
-            let sink = MatchSink::new(&workdir, line_cap, want, bound);
+            let bound = (!r.multiline && r.output == Output::Content).then_some(record_bound);
+            let sink = MatchSink::new(workdir, line_cap, want, bound);
             Collect::Lines(Box::new(sink))
         }
-    };
-    super::run_and_judge(
-        Tool::Grep,
-        &line,
-        settings,
-        budget,
-        sink,
-        |finished, sink| result(r, settings, budget, finished, sink),
-    )
+    }
+}
+
+/// The result of a grep whose rg printed what `play` hands its sink, and
+/// ended as the [`Finished`] it returns: the judgement of a real run, with
+/// no rg (see `search::replay`). `record_bound` replaces the real one.
+pub(super) fn replay(
+    r: &GrepRequest,
+    settings: &Settings,
+    budget: Budget<'_>,
+    record_bound: usize,
+    play: impl FnOnce(&mut dyn Sink) -> Finished,
+) -> Result<Report, Failure> {
+    let workdir = Workdir::new(&settings.workdir);
+    let line_cap = settings.limits.grep_max_line_bytes;
+    let mut sink = collect(r, &workdir, line_cap, record_bound);
+    let finished = play(&mut sink);
+    result(r, settings, budget, &finished, sink)
 }
 
 /// The sink of the output mode asked.

@@ -53,6 +53,11 @@ pub fn probe(
     took: Duration,
     budget: Budget<'_>,
 ) -> Vec<Hint> {
+    // No rg, no probe: the lines would name an rg that is not there (only
+    // a replayed run, `search::replay`, gets here without one).
+    if settings.rg.path().is_none() {
+        return Vec::new();
+    }
     let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(PROBE_FLOOR));
     let listed: Vec<(Probe, Option<Listed>)> = thread::scope(|scope| {
         let runs: Vec<_> = lines

@@ -35,6 +35,8 @@ use report::{Coverage, FileLines, Hint, Items, Report, Spill};
 
 pub use crate::rg::command::SHOWN_AS;
 pub use crate::rg::process::{Ending, Exited};
+pub use matches::record_bound;
+pub use preview::{TRUNCATED_MARK, WINDOW_MARK};
 
 /// What one search did: its result, and the facts `--explain` reports.
 #[derive(Debug)]
@@ -93,6 +95,90 @@ pub fn search(request: &Request, settings: &Settings, stop: &Stop) -> Outcome {
         script,
         rg_run: rg_run.as_ref().map(RgRun::of),
         rg_version,
+    }
+}
+
+/// How a replayed rg run ends (see [`replay`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// rg exited with this status after printing all of it.
+    Exited(i32),
+    /// The deadline passed after rg printed all of it.
+    TimedOut,
+    /// rg's output passed the byte cap after this many bytes: the sink
+    /// parsed those and skims the rest, as the runner's feed does when its
+    /// parser thread is behind.
+    Overflow(usize),
+}
+
+/// A run of rg, played back: what it printed on stdout, handed to the sink
+/// `chunk` bytes at a time, and how it ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Replay<'a> {
+    pub stdout: &'a [u8],
+    pub chunk: usize,
+    pub cut: Cut,
+    /// The longest record grep's content sink holds whole (the real bound
+    /// is at least 1 MiB; a smaller one reaches the streaming reader with
+    /// small inputs).
+    pub record_bound: usize,
+}
+
+/// The result `request` would have under `settings` had rg printed and
+/// ended as `replay` says: rg's stdout through the tool's sink, then the
+/// same judgement, ordering and paging as after a real run. Nothing is
+/// started: `settings` must name an rg that does not resolve, so the
+/// probes of an empty result (which would run rg) add nothing. The fuzz
+/// targets' way in (`crate::fuzzing`).
+pub fn replay(
+    request: &Request,
+    settings: &Settings,
+    stop: &Stop,
+    replay: Replay<'_>,
+) -> Result<Report, Failure> {
+    let budget = Budget {
+        deadline: Instant::now() + settings.timeout(),
+        stop,
+    };
+    let play = |sink: &mut dyn Sink| play(sink, replay);
+    match request {
+        Request::Glob(r) => glob::replay(r, settings, budget, play),
+        Request::Grep(r) => grep::replay(r, settings, budget, replay.record_bound, play),
+    }
+}
+
+/// Hand `replay`'s stdout to `sink` in the order the runner's feed does,
+/// and say how the run finished.
+fn play(sink: &mut dyn Sink, replay: Replay<'_>) -> Finished {
+    let Replay {
+        stdout, chunk, cut, ..
+    } = replay;
+    let (parsed, skimmed) = match cut {
+        Cut::Overflow(at) => stdout.split_at(at.min(stdout.len())),
+        Cut::Exited(_) | Cut::TimedOut => (stdout, &[][..]),
+    };
+    for piece in parsed.chunks(chunk.max(1)) {
+        sink.chunk(piece);
+    }
+    for piece in skimmed.chunks(chunk.max(1)) {
+        sink.skim(piece);
+    }
+    let ending = match cut {
+        Cut::Exited(status) => {
+            sink.finish();
+            Ending::Exited(Exited::Status(status))
+        }
+        Cut::TimedOut => Ending::Halted(crate::stop::Halt::TimedOut),
+        Cut::Overflow(_) => {
+            sink.overflowed();
+            Ending::Overflow
+        }
+    };
+    Finished {
+        ending,
+        stdout_bytes: stdout.len() as u64,
+        stderr: crate::rg::Stderr::default(),
+        elapsed: Duration::ZERO,
     }
 }
 

@@ -63,3 +63,5 @@ mod watchdog;
 // separators, the command line rg receives.
 #[cfg(windows)]
 mod windows;
+// The fuzz targets' seed corpora (fuzz/corpus/), replayed on stable.
+mod fuzz_corpus;
