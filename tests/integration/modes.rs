@@ -621,25 +621,18 @@ fn one_file_is_a_tree_of_one_file_in_every_mode() {
         ("data.bin", "data.bin"),
     ];
     for (path, shown) in cases {
-        let n = 2;
-        assert_out(
-            &grep(
-                &t,
-                &["load_config", path, "--output", "count"],
-                &json!({"pattern": "load_config", "path": path, "output": "count"}),
+        let wants = [
+            (
+                "count",
+                format!("Found 2 matches in 1 file\n\n{shown}: 2\n"),
             ),
-            0,
-            &format!("Found {n} matches in 1 file\n\n{shown}: {n}\n"),
-        );
-        assert_out(
-            &grep(
-                &t,
-                &["load_config", path, "--output", "files"],
-                &json!({"pattern": "load_config", "path": path, "output": "files"}),
-            ),
-            0,
-            &format!("Found 1 file\n\n{shown}\n"),
-        );
+            ("files", format!("Found 1 file\n\n{shown}\n")),
+        ];
+        for (mode, want) in wants {
+            let json = json!({"pattern": "load_config", "path": path, "output": mode});
+            let ran = grep(&t, &["load_config", path, "--output", mode], &json);
+            assert_out(&ran, 0, &want);
+        }
     }
     assert_out(
         &grep(
