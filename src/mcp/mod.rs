@@ -315,21 +315,40 @@ fn first_look(line: &[u8], shared: &Shared) -> Look {
 /// The replies `serve` would write for the lines of `input`, in order,
 /// with `settings`: each line read, looked at and served as `serve` does,
 /// with no queue (so never a busy reply) and nothing written to stdout.
-/// The fuzz target's way in (`crate::fuzzing`). It all runs on one thread
-/// started as the reader thread is, so a line is parsed on the stack it
-/// gets in `serve`; a panic there is this function's.
+/// The fuzz target's way in (`crate::fuzzing`). The lines are served on a
+/// thread started as the reader thread is, so a line is parsed on the
+/// stack it gets in `serve` (2 MiB by default, a quarter of a main
+/// thread's); the one thread serves every call, since starting one per
+/// call would cost more than the serving. A panic there is this
+/// function's.
 pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
-    let served = std::thread::scope(|scope| {
-        std::thread::Builder::new()
+    type Served = std::thread::Result<Vec<String>>;
+    type Job = (Vec<u8>, Settings, mpsc::Sender<Served>);
+    static WORKER: Mutex<Option<mpsc::Sender<Job>>> = Mutex::new(None);
+    let (done, answer) = mpsc::channel();
+    let job = (input.to_vec(), settings.clone(), done);
+    let mut worker = lock(&WORKER);
+    if worker.is_none() {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let started = std::thread::Builder::new()
             .name("mcp-reader".to_owned())
-            .spawn_scoped(scope, || serve_lines(input, settings))
-            .map(std::thread::ScopedJoinHandle::join)
-    });
-    match served {
-        Ok(Ok(replies)) => replies,
+            .spawn(move || {
+                for (input, settings, done) in queue {
+                    let served = std::panic::catch_unwind(|| serve_lines(&input, &settings));
+                    let _ = done.send(served);
+                }
+            });
+        if started.is_ok() {
+            *worker = Some(jobs);
+        }
+    }
+    let sent = worker.as_ref().is_some_and(|jobs| jobs.send(job).is_ok());
+    drop(worker);
+    match answer.recv() {
+        Ok(Ok(replies)) if sent => replies,
         Ok(Err(panic)) => std::panic::resume_unwind(panic),
         // No thread to be had: serve them here.
-        Err(_) => serve_lines(input, settings),
+        _ => serve_lines(input, settings),
     }
 }
 
