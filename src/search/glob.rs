@@ -116,7 +116,8 @@ fn result(
         let rg = super::rg_for_line(settings);
         let probes = [
             (!r.ignore_case).then(|| (Probe::Case, command::glob_case_line(rg, r, root))),
-            (!r.follow).then(|| (Probe::Links, command::glob_links_line(rg, r, root))),
+            (!r.follow && hints::LINK_PROBE)
+                .then(|| (Probe::Links, command::glob_links_line(rg, r, root))),
         ];
         let probes: Vec<_> = probes.into_iter().flatten().collect();
         hints::probe(&probes, settings, &workdir, finished.elapsed, budget)

@@ -227,7 +227,7 @@ fn result(
         let probes = [
             Some(Probe::Ignored),
             (!r.ignore_case).then_some(Probe::Case),
-            (!r.follow).then_some(Probe::Links),
+            (!r.follow && hints::LINK_PROBE).then_some(Probe::Links),
         ];
         let lines: Vec<(Probe, Line)> = probes
             .into_iter()

@@ -25,6 +25,12 @@ use crate::rg::process::{self, Ending, Exited, Spec};
 use crate::settings::Settings;
 use crate::stop::Budget;
 
+/// Whether an empty search without `follow` runs the link probe. Not on
+/// Windows (SPEC §10): a symbolic link there needs Developer Mode or an
+/// administrator, so trees seldom hold one, and a process start costs far
+/// more; a third probe beside the other two made them miss their share of
+/// the budget, so the hints they give came and went between runs.
+pub const LINK_PROBE: bool = cfg!(not(windows));
 /// Paths one probe may print before it is stopped (it has found enough).
 const PROBE_CAP: u64 = 16 * 1024;
 /// Examples a hint names.
