@@ -6,7 +6,7 @@
 use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
-use crate::render::text::{escape_lines, escape_path};
+use crate::escape::{escape_lines, escape_path};
 use crate::settings::RgMissing;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;

@@ -49,7 +49,7 @@ pub fn render(f: &Facts<'_>) -> String {
             } else {
                 // rg's words, which may quote a hostile file name: its
                 // line breaks stay, other control characters are escaped.
-                crate::render::text::escape_lines(&raw.stderr).replace('\n', "\n            ")
+                crate::escape::escape_lines(&raw.stderr).replace('\n', "\n            ")
             };
             line("stderr:", &stderr);
             line(

@@ -12,6 +12,7 @@ mod call;
 mod cli;
 mod diag;
 mod error;
+mod escape;
 mod explain;
 #[doc(hidden)]
 pub mod fuzzing;
