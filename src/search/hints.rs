@@ -49,6 +49,20 @@ const PROBE_SHARE: (u32, u32) = (3, 4);
 /// tree gives the same text.
 const PROBE_FLOOR: Duration = Duration::from_millis(250);
 
+/// [`PROBE_FLOOR`], or the milliseconds in `DSH_SEARCH_TEST_PROBE_FLOOR_MS`.
+/// A test seam, honoured by every build because the suite also runs the
+/// release binaries: the suite raises the floor so that a hint it expects
+/// does not depend on how busy the machine is (under wine, or with the
+/// tests running side by side, starting rg alone can take 250 ms). The
+/// probes still share the call's timeout, so no value makes a call longer
+/// than `--timeout-ms`.
+fn probe_floor() -> Duration {
+    std::env::var("DSH_SEARCH_TEST_PROBE_FLOOR_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(PROBE_FLOOR, Duration::from_millis)
+}
+
 /// The hints of an empty search that took `took`: each probe's `line`
 /// (built by the tool, see `rg::command`) run side by side, within the
 /// share of the budget above.
@@ -64,7 +78,7 @@ pub fn probe(
     if settings.rg.path().is_none() {
         return Vec::new();
     }
-    let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(PROBE_FLOOR));
+    let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(probe_floor()));
     let listed: Vec<(Probe, Option<Listed>)> = thread::scope(|scope| {
         let runs: Vec<_> = lines
             .iter()

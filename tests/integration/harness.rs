@@ -251,7 +251,11 @@ impl TestDir {
         cmd.env_remove("RIPGREP_CONFIG_PATH")
             .env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path())
-            .env("DSH_SEARCH_RG", real_rg());
+            .env("DSH_SEARCH_RG", real_rg())
+            // The probes' least time raised from 250 ms, so that a hint a
+            // test expects never depends on the machine's load (a test of
+            // the floor itself removes this).
+            .env("DSH_SEARCH_TEST_PROBE_FLOOR_MS", "30000");
         cmd
     }
 
