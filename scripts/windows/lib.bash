@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by scripts/test-windows and scripts/build-windows (sourced, not
 # run): how this Linux machine builds dsh-search for Windows
 # (x86_64-pc-windows-gnu) and runs what it built under wine.
@@ -11,23 +12,23 @@
 #   built with mingw and put in the prefix's system32.
 # - rg.exe: the `ripgrep` crate, RG_VERSION, built the same way.
 # Everything built goes under target/windows/.
+# shellcheck source=scripts/lib.bash
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.bash"
 
 WIN_TARGET=x86_64-pc-windows-gnu
 WIN_DIR=target/windows
-# The version the test suite is pinned to (.ci/run).
-RG_VERSION=14.1.1
 
 win_say() { echo "windows: $*" >&2; }
 
 # Install what is missing (Debian packages); status 2 when that fails.
 win_tools() {
-  local want=()
-  [ -x /usr/bin/cargo ] && [ -d /usr/lib/rustlib/src/rust/library ] || want+=(rustc-web cargo-web rust-web-src)
+  local want
+  read -ra want <<<"$(debian_rust_missing)"
   command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || want+=(gcc-mingw-w64-x86-64)
   { command -v wine >/dev/null 2>&1 && command -v winepath >/dev/null 2>&1; } || want+=(wine wine64)
   [ ${#want[@]} -eq 0 ] && return 0
   win_say "installing ${want[*]} (apt-get)"
-  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}"; } >/dev/null 2>&1; then
+  if ! apt_install "${want[@]}"; then
     win_say "apt-get install ${want[*]} failed"
     return 2
   fi
@@ -37,22 +38,26 @@ win_tools() {
 win_cargo() {
   local sub=$1
   shift
-  env PATH=/usr/bin:/bin HOME="${HOME:-/root}" RUSTC_BOOTSTRAP=1 \
-    CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \
-    /usr/bin/cargo "$sub" --target "$WIN_TARGET" -Zbuild-std=std,panic_abort "$@"
+  CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \
+    debian_cargo "$sub" --target "$WIN_TARGET" -Zbuild-std=std,panic_abort "$@"
 }
 
-# A wine prefix of our own with the bcryptprimitives stand-in; exports
-# WINEPREFIX and WINEDEBUG for every wine run after it.
-win_prefix() {
+# WINEPREFIX (ours) and WINEDEBUG for every wine run after it.
+win_env() {
   export WINEPREFIX="$PWD/$WIN_DIR/wine" WINEDEBUG=-all
+}
+
+# A wine prefix of our own with the bcryptprimitives stand-in (see
+# win_env); creating one takes minutes, most of it waiting on wine.
+win_prefix() {
+  win_env
   local dll="$WIN_DIR/stub/bcryptprimitives.dll"
   mkdir -p "$WIN_DIR/stub"
   x86_64-w64-mingw32-gcc -shared -O2 -o "$dll" scripts/windows/bcryptprimitives.c -ladvapi32
   if [ ! -d "$WINEPREFIX/drive_c/windows/system32" ]; then
     win_say "creating the wine prefix $WINEPREFIX"
     wineboot -i >/dev/null 2>&1 || true
-    wineserver -w
+    win_settle
   fi
   cp "$dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 }
@@ -65,6 +70,14 @@ win_rg() {
   win_cargo install ripgrep --version "$RG_VERSION" --locked --quiet \
     --root "$WIN_DIR/$name" --target-dir "$WIN_DIR/$name-build" >&2
   echo "$WIN_DIR/$name/bin/rg.exe"
+}
+
+# Wait for wine's processes to end; a program a test left running under
+# wine would make that wait for ever, so after a minute they are killed.
+win_settle() {
+  timeout 60 wineserver -w && return 0
+  win_say "WARNING: wine processes were still running after 60 s; killing them"
+  wineserver -k || true
 }
 
 # A path as a Windows program under wine names it (Z:\...).
