@@ -7,7 +7,7 @@ use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
 use crate::escape::{escape_lines, escape_path};
-use crate::settings::RgMissing;
+use crate::locate::RgMissing;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
 
@@ -476,7 +476,7 @@ fn rg_missing(given: &str, problem: &RgMissing) -> String {
             shown(path)
         ),
         // Windows: what is there is a directory, or a batch file, which is
-        // never run (settings/windows.rs).
+        // never run (locate/windows.rs).
         #[cfg(windows)]
         RgMissing::NotExecutable(path) => format!(
             "cannot run ripgrep: {} is not a program dsh-search runs (a directory, or a .bat/.cmd file). Point --rg / DSH_SEARCH_RG at rg.exe.",

@@ -25,6 +25,7 @@ use serde_json::value::RawValue;
 
 use crate::arguments;
 use crate::call;
+use crate::locate::{Rg, RgMissing, RgSource};
 use crate::mcp;
 use crate::render;
 use crate::request::{Context, GlobRequest, GrepRequest, Output, Page, Request};
@@ -32,9 +33,7 @@ use crate::response::{Body, Response};
 use crate::rg::command::{self, Line, Probe};
 use crate::search::report::{Items, Report};
 use crate::search::{self, Cut, Replay, TRUNCATED_MARK, WINDOW_MARK};
-use crate::settings::{
-    DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Rg, RgMissing, RgSource, Settings,
-};
+use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Settings};
 use crate::stop::Stop;
 use crate::tool::Tool;
 
