@@ -501,7 +501,7 @@ mod tests {
             Error::Search(SearchError::halted(
                 tool,
                 Halt::TimedOut,
-                300,
+                std::num::NonZeroU64::new(300).unwrap(),
                 TimeoutPage::Ordered,
             ))
         };

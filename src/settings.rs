@@ -4,6 +4,7 @@
 //! spill directory made absolute, rg found by `locate`), and every
 //! front-end (`call`, `mcp`) reuses the one value.
 
+use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -21,29 +22,29 @@ pub enum GlobSort {
     Path,
 }
 
-/// The caps of SPEC §1. All are at least 1 (the CLI's types enforce it).
+/// The caps of SPEC §1, each at least 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Paths one glob keeps inline.
-    pub glob_max_results: usize,
+    pub glob_max_results: NonZeroUsize,
     /// Matched lines one grep keeps inline.
-    pub grep_max_matches: usize,
+    pub grep_max_matches: NonZeroUsize,
     /// Bytes of one line preview (of the original line, before decoding).
-    pub grep_max_line_bytes: usize,
+    pub grep_max_line_bytes: NonZeroUsize,
     /// Raw rg stdout bytes one search may parse.
-    pub raw_output_max_bytes: u64,
+    pub raw_output_max_bytes: NonZeroU64,
 }
 
 /// The shipped caps (SPEC §1): the command line's defaults.
 pub const DEFAULT_LIMITS: Limits = Limits {
-    glob_max_results: 100,
-    grep_max_matches: 250,
-    grep_max_line_bytes: 2000,
-    raw_output_max_bytes: 20_000_000,
+    glob_max_results: NonZeroUsize::new(100).unwrap(),
+    grep_max_matches: NonZeroUsize::new(250).unwrap(),
+    grep_max_line_bytes: NonZeroUsize::new(2000).unwrap(),
+    raw_output_max_bytes: NonZeroU64::new(20_000_000).unwrap(),
 };
 
 /// The shipped budget for one search, in milliseconds.
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub const DEFAULT_TIMEOUT_MS: NonZeroU64 = NonZeroU64::new(30_000).unwrap();
 
 /// How a call's result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -61,7 +62,7 @@ pub struct Options {
     /// `--cwd`: the workdir as given (relative to the current directory).
     pub cwd: Option<PathBuf>,
     pub limits: Limits,
-    pub timeout_ms: u64,
+    pub timeout_ms: NonZeroU64,
     /// `--rg` as given: a name to look up on PATH, or a path.
     pub rg: String,
     pub glob_sort: GlobSort,
@@ -80,8 +81,8 @@ pub struct Settings {
     /// The ripgrep executable, resolved in the caller's context.
     pub rg: Rg,
     pub limits: Limits,
-    /// Budget for one search, in milliseconds (at least 1).
-    pub timeout_ms: u64,
+    /// Budget for one search, in milliseconds.
+    pub timeout_ms: NonZeroU64,
     pub glob_sort: GlobSort,
     pub format: Format,
     /// Absolute directory for complete results of capped searches.
@@ -130,6 +131,6 @@ impl Settings {
     }
 
     pub fn timeout(&self) -> Duration {
-        Duration::from_millis(self.timeout_ms)
+        Duration::from_millis(self.timeout_ms.get())
     }
 }
