@@ -126,7 +126,10 @@ impl ErrorCode {
     pub fn name(self) -> &'static str {
         match self {
             Self::InvalidArgument => "ArgumentError",
-            _ => "SearchError",
+            Self::SearchInvalidPattern
+            | Self::SearchFailed
+            | Self::SearchRawOutputOverflow
+            | Self::SearchAborted => "SearchError",
         }
     }
 }
