@@ -5,7 +5,7 @@
 //! else (but the generator) sees clap.
 
 use std::ffi::OsString;
-use std::num::NonZeroU64;
+use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::PathBuf;
 
 use clap::error::ErrorKind;
@@ -14,6 +14,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap::builder::PossibleValue;
 
 use crate::error::exit_status_help;
+use crate::locate::DEFAULT_RG;
 use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Options};
 use crate::spill::DEFAULT_HINT;
 use crate::tool::{self, ArgKind, Argument, Tool, Value, Values};
@@ -114,15 +115,73 @@ pub struct GlobalArgs {
     #[arg(long, env = "DSH_SEARCH_CWD", value_name = "DIR", global = true)]
     pub cwd: Option<PathBuf>,
 
-    #[command(flatten)]
-    pub numbers: Numbers,
+    // The number options of SPEC §1, each a whole number of at least 1.
+    /// Paths one glob shows inline
+    #[arg(
+        long,
+        env = "DSH_SEARCH_GLOB_MAX_RESULTS",
+        value_name = "N",
+        default_value_t = DEFAULT_LIMITS.glob_max_results,
+        value_parser = count,
+        allow_negative_numbers = true,
+        global = true
+    )]
+    pub glob_max_results: NonZeroUsize,
+
+    /// Matched lines one grep shows inline
+    #[arg(
+        long,
+        env = "DSH_SEARCH_GREP_MAX_MATCHES",
+        value_name = "N",
+        default_value_t = DEFAULT_LIMITS.grep_max_matches,
+        value_parser = count,
+        allow_negative_numbers = true,
+        global = true
+    )]
+    pub grep_max_matches: NonZeroUsize,
+
+    /// Bytes of one line preview; longer lines are cut and marked "(line truncated)"
+    #[arg(
+        long,
+        env = "DSH_SEARCH_GREP_MAX_LINE_BYTES",
+        value_name = "N",
+        default_value_t = DEFAULT_LIMITS.grep_max_line_bytes,
+        value_parser = count,
+        allow_negative_numbers = true,
+        global = true
+    )]
+    pub grep_max_line_bytes: NonZeroUsize,
+
+    /// Bytes of raw rg output one search may parse; more fails with exit 5
+    #[arg(
+        long,
+        env = "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
+        value_name = "N",
+        default_value_t = DEFAULT_LIMITS.raw_output_max_bytes,
+        value_parser = at_least_one,
+        allow_negative_numbers = true,
+        global = true
+    )]
+    pub raw_output_max_bytes: NonZeroU64,
+
+    /// Milliseconds one search may take; longer fails with exit 6
+    #[arg(
+        long,
+        env = "DSH_SEARCH_TIMEOUT_MS",
+        value_name = "N",
+        default_value_t = DEFAULT_TIMEOUT_MS,
+        value_parser = at_least_one,
+        allow_negative_numbers = true,
+        global = true
+    )]
+    pub timeout_ms: NonZeroU64,
 
     /// The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)
     #[arg(
         long,
         env = "DSH_SEARCH_RG",
         value_name = "PATH",
-        default_value = "rg",
+        default_value = DEFAULT_RG,
         value_parser = Utf8,
         global = true
     )]
@@ -352,16 +411,15 @@ pub enum Command {
 impl GlobalArgs {
     /// The options as given, for `settings` to resolve.
     pub fn options(&self) -> Options {
-        let n = &self.numbers;
         Options {
             cwd: self.cwd.clone(),
             limits: Limits {
-                glob_max_results: count(n.glob_max_results),
-                grep_max_matches: count(n.grep_max_matches),
-                grep_max_line_bytes: count(n.grep_max_line_bytes),
-                raw_output_max_bytes: n.raw_output_max_bytes,
+                glob_max_results: self.glob_max_results,
+                grep_max_matches: self.grep_max_matches,
+                grep_max_line_bytes: self.grep_max_line_bytes,
+                raw_output_max_bytes: self.raw_output_max_bytes,
             },
-            timeout_ms: n.timeout_ms,
+            timeout_ms: self.timeout_ms,
             rg: self.rg.clone(),
             glob_sort: self.glob_sort,
             format: self.format,
@@ -370,110 +428,6 @@ impl GlobalArgs {
             explain: self.explain,
             mcp_structured: self.mcp_structured,
         }
-    }
-}
-
-/// A count option as a `usize` (saturating where a `usize` is narrower).
-fn count(n: u64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
-}
-
-/// The number options of SPEC §1, each a whole number of at least 1.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Numbers {
-    pub glob_max_results: u64,
-    pub grep_max_matches: u64,
-    pub grep_max_line_bytes: u64,
-    pub raw_output_max_bytes: u64,
-    pub timeout_ms: u64,
-}
-
-/// One number option: its flag (also its clap id), its variable, its
-/// `--help` text, its default (from `settings`), and where it goes.
-struct NumberOption {
-    long: &'static str,
-    env: &'static str,
-    help: &'static str,
-    default: u64,
-    field: fn(&mut Numbers) -> &mut u64,
-}
-
-/// The one table of number options, in `--help` order.
-const NUMBER_OPTIONS: [NumberOption; 5] = [
-    NumberOption {
-        long: "glob-max-results",
-        env: "DSH_SEARCH_GLOB_MAX_RESULTS",
-        help: "Paths one glob shows inline",
-        default: DEFAULT_LIMITS.glob_max_results as u64,
-        field: |n| &mut n.glob_max_results,
-    },
-    NumberOption {
-        long: "grep-max-matches",
-        env: "DSH_SEARCH_GREP_MAX_MATCHES",
-        help: "Matched lines one grep shows inline",
-        default: DEFAULT_LIMITS.grep_max_matches as u64,
-        field: |n| &mut n.grep_max_matches,
-    },
-    NumberOption {
-        long: "grep-max-line-bytes",
-        env: "DSH_SEARCH_GREP_MAX_LINE_BYTES",
-        help: "Bytes of one line preview; longer lines are cut and marked \"(line truncated)\"",
-        default: DEFAULT_LIMITS.grep_max_line_bytes as u64,
-        field: |n| &mut n.grep_max_line_bytes,
-    },
-    NumberOption {
-        long: "raw-output-max-bytes",
-        env: "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
-        help: "Bytes of raw rg output one search may parse; more fails with exit 5",
-        default: DEFAULT_LIMITS.raw_output_max_bytes,
-        field: |n| &mut n.raw_output_max_bytes,
-    },
-    NumberOption {
-        long: "timeout-ms",
-        env: "DSH_SEARCH_TIMEOUT_MS",
-        help: "Milliseconds one search may take; longer fails with exit 6",
-        default: DEFAULT_TIMEOUT_MS,
-        field: |n| &mut n.timeout_ms,
-    },
-];
-
-impl clap::FromArgMatches for Numbers {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut numbers = Self::default();
-        for option in &NUMBER_OPTIONS {
-            *(option.field)(&mut numbers) = matches
-                .get_one::<NonZeroU64>(option.long)
-                .map_or(option.default, |n| n.get());
-        }
-        Ok(numbers)
-    }
-
-    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
-impl Args for Numbers {
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        NUMBER_OPTIONS.iter().fold(cmd, |cmd, option| {
-            cmd.arg(
-                clap::Arg::new(option.long)
-                    .long(option.long)
-                    .env(option.env)
-                    .value_name("N")
-                    .help(option.help)
-                    .default_value(option.default.to_string())
-                    .allow_negative_numbers(true)
-                    .value_parser(at_least_one)
-                    .action(clap::ArgAction::Set)
-                    .global(true),
-            )
-        })
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        Self::augment_args(cmd)
     }
 }
 
@@ -487,6 +441,12 @@ fn at_least_one(value: &str) -> Result<NonZeroU64, String> {
         }
     })?;
     NonZeroU64::new(n).ok_or_else(|| "must be at least 1".to_owned())
+}
+
+/// A count option: as [`at_least_one`], saturating where a `usize` is
+/// narrower than a `u64`.
+fn count(value: &str) -> Result<NonZeroUsize, String> {
+    at_least_one(value).map(|n| NonZeroUsize::try_from(n).unwrap_or(NonZeroUsize::MAX))
 }
 
 /// A text value that must be UTF-8 (it becomes part of the `sh -c`
@@ -631,7 +591,7 @@ mod tests {
             "-dir",
         ])
         .unwrap();
-        assert_eq!(cli.global.numbers.grep_max_matches, 7);
+        assert_eq!(cli.global.grep_max_matches.get(), 7);
         let Command::Grep(mut args) = cli.command else {
             panic!("grep")
         };
@@ -674,87 +634,67 @@ mod tests {
         );
     }
 
-    /// One number option: its flag sets exactly its own field, its default
-    /// is the settings' default, its variable is the one SPEC §1 names,
-    /// and 0 is refused naming the flag.
-    fn number_option(long: &str, env: &str, default: u64, field: fn(&Numbers) -> u64) {
-        let numbers = |args: &[&str]| {
+    /// The number options: each default is SPEC §1's, each flag sets
+    /// exactly its own field, each variable is the one SPEC §1 names, and
+    /// 0 is refused naming the flag.
+    #[test]
+    fn number_options() {
+        type Field = fn(&Options) -> u64;
+        let options = |args: &[&str]| {
             let mut argv = vec!["dsh-search"];
             argv.extend(args);
             argv.push("schema");
-            Cli::try_parse_from(argv).map(|cli| cli.global.numbers)
+            Cli::try_parse_from(argv).map(|cli| cli.global.options())
         };
-        let defaults = numbers(&[]).unwrap();
-        assert_eq!(field(&defaults), default, "--{long} default");
-        let set = numbers(&[&format!("--{long}"), "7"]).unwrap();
-        assert_eq!(field(&set), 7, "--{long} sets its field");
-        let others = |n: &Numbers| {
-            let mut n = *n;
-            NUMBER_OPTIONS
-                .iter()
-                .filter(|o| o.long == long)
-                .for_each(|o| *(o.field)(&mut n) = 0);
-            n
-        };
-        assert_eq!(
-            others(&set),
-            others(&defaults),
-            "--{long} sets only its field"
-        );
+        let table: [(&str, &str, u64, Field); 5] = [
+            (
+                "glob-max-results",
+                "DSH_SEARCH_GLOB_MAX_RESULTS",
+                100,
+                |o| o.limits.glob_max_results.get() as u64,
+            ),
+            (
+                "grep-max-matches",
+                "DSH_SEARCH_GREP_MAX_MATCHES",
+                250,
+                |o| o.limits.grep_max_matches.get() as u64,
+            ),
+            (
+                "grep-max-line-bytes",
+                "DSH_SEARCH_GREP_MAX_LINE_BYTES",
+                2000,
+                |o| o.limits.grep_max_line_bytes.get() as u64,
+            ),
+            (
+                "raw-output-max-bytes",
+                "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
+                20_000_000,
+                |o| o.limits.raw_output_max_bytes.get(),
+            ),
+            ("timeout-ms", "DSH_SEARCH_TIMEOUT_MS", 30_000, |o| {
+                o.timeout_ms.get()
+            }),
+        ];
+        let defaults = options(&[]).unwrap();
         let cmd = Cli::command();
-        let arg = cmd
-            .get_arguments()
-            .find(|a| a.get_long() == Some(long))
-            .unwrap();
-        assert_eq!(arg.get_env().and_then(|e| e.to_str()), Some(env));
-        let err = numbers(&[&format!("--{long}"), "0"]).unwrap_err();
-        assert!(err.to_string().contains(&format!("--{long}")), "{err}");
-    }
-
-    #[test]
-    fn glob_max_results() {
-        number_option(
-            "glob-max-results",
-            "DSH_SEARCH_GLOB_MAX_RESULTS",
-            100,
-            |n| n.glob_max_results,
-        );
-    }
-
-    #[test]
-    fn grep_max_matches() {
-        number_option(
-            "grep-max-matches",
-            "DSH_SEARCH_GREP_MAX_MATCHES",
-            250,
-            |n| n.grep_max_matches,
-        );
-    }
-
-    #[test]
-    fn grep_max_line_bytes() {
-        number_option(
-            "grep-max-line-bytes",
-            "DSH_SEARCH_GREP_MAX_LINE_BYTES",
-            2000,
-            |n| n.grep_max_line_bytes,
-        );
-    }
-
-    #[test]
-    fn raw_output_max_bytes() {
-        number_option(
-            "raw-output-max-bytes",
-            "DSH_SEARCH_RAW_OUTPUT_MAX_BYTES",
-            20_000_000,
-            |n| n.raw_output_max_bytes,
-        );
-    }
-
-    #[test]
-    fn timeout_ms() {
-        number_option("timeout-ms", "DSH_SEARCH_TIMEOUT_MS", 30_000, |n| {
-            n.timeout_ms
-        });
+        for (long, env, default, field) in table {
+            assert_eq!(field(&defaults), default, "--{long} default");
+            let set = options(&[&format!("--{long}"), "7"]).unwrap();
+            for (other, _, _, other_field) in table {
+                let want = if other == long {
+                    7
+                } else {
+                    other_field(&defaults)
+                };
+                assert_eq!(other_field(&set), want, "--{long} sets only its field");
+            }
+            let arg = cmd
+                .get_arguments()
+                .find(|a| a.get_long() == Some(long))
+                .unwrap();
+            assert_eq!(arg.get_env().and_then(|e| e.to_str()), Some(env));
+            let err = options(&[&format!("--{long}"), "0"]).unwrap_err();
+            assert!(err.to_string().contains(&format!("--{long}")), "{err}");
+        }
     }
 }

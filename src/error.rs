@@ -4,10 +4,11 @@
 //! other module produces a variant and asks it for its [`ErrorCode`].
 
 use std::fmt::{self, Write as _};
+use std::num::NonZeroU64;
 use std::path::PathBuf;
 
 use crate::escape::{escape_lines, escape_path};
-use crate::settings::RgMissing;
+use crate::locate::RgMissing;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
 
@@ -125,7 +126,10 @@ impl ErrorCode {
     pub fn name(self) -> &'static str {
         match self {
             Self::InvalidArgument => "ArgumentError",
-            _ => "SearchError",
+            Self::SearchInvalidPattern
+            | Self::SearchFailed
+            | Self::SearchRawOutputOverflow
+            | Self::SearchAborted => "SearchError",
         }
     }
 }
@@ -193,7 +197,7 @@ impl SearchError {
 
     /// The error of a search that `halt` stopped; a timed-out one says
     /// what its page shows (SPEC §4a).
-    pub fn halted(tool: Tool, halt: Halt, timeout_ms: u64, page: TimeoutPage) -> Self {
+    pub fn halted(tool: Tool, halt: Halt, timeout_ms: NonZeroU64, page: TimeoutPage) -> Self {
         let reason = match halt {
             Halt::TimedOut => Reason::TimedOut {
                 ms: timeout_ms,
@@ -272,7 +276,7 @@ pub enum Reason {
         heavy: Vec<(String, u8)>,
     },
     TimedOut {
-        ms: u64,
+        ms: NonZeroU64,
         page: TimeoutPage,
     },
     Interrupted {
@@ -476,7 +480,7 @@ fn rg_missing(given: &str, problem: &RgMissing) -> String {
             shown(path)
         ),
         // Windows: what is there is a directory, or a batch file, which is
-        // never run (settings/windows.rs).
+        // never run (locate/windows.rs).
         #[cfg(windows)]
         RgMissing::NotExecutable(path) => format!(
             "cannot run ripgrep: {} is not a program dsh-search runs (a directory, or a .bat/.cmd file). Point --rg / DSH_SEARCH_RG at rg.exe.",
@@ -561,6 +565,10 @@ fn stderr_suffix(stderr: &str) -> String {
 mod tests {
     use super::*;
 
+    fn ms(n: u64) -> NonZeroU64 {
+        NonZeroU64::new(n).unwrap()
+    }
+
     /// SPEC §6, pinned: a change here is a change of the contract.
     #[test]
     fn exit_code_table() {
@@ -597,14 +605,20 @@ mod tests {
 
     #[test]
     fn messages_name_the_option_that_raises_a_limit() {
-        let timeout = SearchError::halted(Tool::Grep, Halt::TimedOut, 30000, TimeoutPage::Nothing)
-            .to_string();
+        let timeout =
+            SearchError::halted(Tool::Grep, Halt::TimedOut, ms(30000), TimeoutPage::Nothing)
+                .to_string();
         assert_eq!(
             timeout,
             "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
         );
-        let page = SearchError::halted(Tool::Glob, Halt::TimedOut, 300, TimeoutPage::InPathOrder)
-            .to_string();
+        let page = SearchError::halted(
+            Tool::Glob,
+            Halt::TimedOut,
+            ms(300),
+            TimeoutPage::InPathOrder,
+        )
+        .to_string();
         assert_eq!(
             page,
             "glob timed out after 300ms; showing what was found in that time (incomplete, in path order); narrow pattern or path and retry, or raise --timeout-ms."
@@ -637,7 +651,7 @@ mod tests {
 
     #[test]
     fn halts_are_named() {
-        let signal = SearchError::halted(Tool::Glob, Halt::Signal(15), 1, TimeoutPage::Nothing);
+        let signal = SearchError::halted(Tool::Glob, Halt::Signal(15), ms(1), TimeoutPage::Nothing);
         // Windows notes console events as the signals they stand for.
         let name = if cfg!(windows) {
             "the session ending"
@@ -648,7 +662,8 @@ mod tests {
             signal.to_string(),
             format!("glob was interrupted by {name}; the search was stopped.")
         );
-        let cancelled = SearchError::halted(Tool::Grep, Halt::Cancelled, 1, TimeoutPage::Nothing);
+        let cancelled =
+            SearchError::halted(Tool::Grep, Halt::Cancelled, ms(1), TimeoutPage::Nothing);
         assert_eq!(
             cancelled.to_string(),
             "grep was cancelled by the client; the search was stopped."

@@ -6,10 +6,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::error::{Error, Reason};
+use crate::locate::{DEFAULT_RG, Rg, RgSource};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
 use crate::search::{Ending, Exited, RgRun, SHOWN_AS};
-use crate::settings::{DEFAULT_RG, Rg, RgSource, Settings};
+use crate::settings::Settings;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
 

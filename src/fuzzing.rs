@@ -17,6 +17,7 @@
 //! Nothing here runs a search: the settings name an rg that is not there,
 //! so a tool call fails before anything starts and no probe runs.
 
+use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -25,6 +26,7 @@ use serde_json::value::RawValue;
 
 use crate::arguments;
 use crate::call;
+use crate::locate::{Rg, RgMissing, RgSource};
 use crate::mcp;
 use crate::render;
 use crate::request::{Context, GlobRequest, GrepRequest, Output, Page, Request};
@@ -32,9 +34,7 @@ use crate::response::{Body, Response};
 use crate::rg::command::{self, Line, Probe};
 use crate::search::report::{Items, Report};
 use crate::search::{self, Cut, Replay, TRUNCATED_MARK, WINDOW_MARK};
-use crate::settings::{
-    DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Rg, RgMissing, RgSource, Settings,
-};
+use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Settings};
 use crate::stop::Stop;
 use crate::tool::Tool;
 
@@ -328,8 +328,8 @@ pub fn rg_output(data: &[u8]) {
         return;
     };
     let [cap, mode, page, caps] = *header;
-    let line_cap = usize::from(cap) + 1;
-    let page_cap = usize::from(caps & 15) + 1;
+    let line_cap = NonZeroUsize::MIN.saturating_add(usize::from(cap));
+    let page_cap = NonZeroUsize::MIN.saturating_add(usize::from(caps & 15));
     let context = Context {
         before: usize::from(page >> 6 & 1),
         after: usize::from(page >> 7) * 2,
@@ -353,14 +353,14 @@ pub fn rg_output(data: &[u8]) {
         glob_max_results: page_cap,
         grep_max_matches: page_cap,
         grep_max_line_bytes: line_cap,
-        raw_output_max_bytes: half.max(1) as u64,
+        raw_output_max_bytes: NonZeroU64::new(half as u64).unwrap_or(NonZeroU64::MIN),
     };
     let replay = Replay {
         stdout,
         chunk: [1, 7, 64, usize::MAX][usize::from(mode >> 6)],
         cut,
         record_bound: if mode & 0x20 == 0 {
-            search::record_bound(line_cap)
+            search::record_bound(line_cap.get())
         } else {
             SMALL_RECORD_BOUND
         },
@@ -387,7 +387,7 @@ pub fn rg_output(data: &[u8]) {
         check_no_control(&text, &[]);
         return;
     };
-    check_previews(report, line_cap);
+    check_previews(report, line_cap.get());
     check_no_control(&text, &page_lines(&report.line_page()));
     let complete = render::text::complete(report, None);
     check_no_control(&complete, &page_lines(&report.all_lines()));

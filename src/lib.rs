@@ -17,6 +17,7 @@ mod explain;
 #[doc(hidden)]
 pub mod fuzzing;
 mod generate;
+mod locate;
 mod mcp;
 mod render;
 mod request;

@@ -3,6 +3,8 @@
 //! argument fields that were ignored. The front-ends print it through the
 //! renderers, which make the text and the JSON envelope from this one value.
 
+use std::num::NonZeroU64;
+
 use crate::error::{Error, ErrorCode, Exit, SearchError, TimeoutPage};
 use crate::request::Ignored;
 use crate::search::report::Report;
@@ -51,7 +53,7 @@ impl Response {
     /// anything usable: the error an ordinary timeout (`timeout_ms`), signal
     /// or cancellation gives then, with the call's `ignored` arguments. The
     /// watchdog answers with it when it gives up on a call.
-    pub fn halted(tool: Tool, halt: Halt, timeout_ms: u64, ignored: Vec<Ignored>) -> Self {
+    pub fn halted(tool: Tool, halt: Halt, timeout_ms: NonZeroU64, ignored: Vec<Ignored>) -> Self {
         let error = SearchError::halted(tool, halt, timeout_ms, TimeoutPage::Nothing);
         Self {
             tool: Some(tool),

@@ -152,6 +152,8 @@ pub fn output_schema(tool: Tool) -> Value {
             "text": {"type": "string"}
         }
     });
+    let mut names = ErrorCode::ALL.map(ErrorCode::name).to_vec();
+    names.dedup();
     let failure = json!({
         "type": "object",
         "required": ["version", "tool", "ok", "error", "text"],
@@ -163,7 +165,7 @@ pub fn output_schema(tool: Tool) -> Value {
                 "type": "object",
                 "required": ["name", "code", "message"],
                 "properties": {
-                    "name": {"enum": ["ArgumentError", "SearchError"]},
+                    "name": {"enum": names},
                     "code": {"enum": ErrorCode::ALL.map(ErrorCode::as_str)},
                     "message": {"type": "string"},
                     "field": {"type": "string"}
@@ -501,7 +503,7 @@ mod tests {
             Error::Search(SearchError::halted(
                 tool,
                 Halt::TimedOut,
-                300,
+                std::num::NonZeroU64::new(300).unwrap(),
                 TimeoutPage::Ordered,
             ))
         };

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::text;
-use crate::error::Error;
+use crate::error::{Error, ErrorCode};
 use crate::response::{Body, Response};
 use crate::search::report::{Hint, Items, Line, Report, Spill};
 use crate::tool::Tool;
@@ -208,10 +208,11 @@ pub fn to_value(envelope: &Envelope<'_>) -> Value {
 /// it to, the caller still gets one JSON object that says so.
 fn unserializable(e: &serde_json::Error) -> Value {
     let message = format!("the JSON envelope could not be written: {e}");
+    let code = ErrorCode::SearchFailed;
     serde_json::json!({
         "version": VERSION,
         "ok": false,
-        "error": {"name": "SearchError", "code": "SEARCH_FAILED", "message": message},
+        "error": {"name": code.name(), "code": code.as_str(), "message": message},
         "text": text::error_message(&message),
     })
 }

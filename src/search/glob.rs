@@ -136,7 +136,7 @@ fn result(
 
 fn paging(r: &GlobRequest, settings: &Settings) -> Paging {
     Paging {
-        cap: settings.limits.glob_max_results,
+        cap: settings.limits.glob_max_results.get(),
         page: r.page,
         context: Context::default(),
     }

@@ -27,7 +27,7 @@ use crate::tool::Tool;
 pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Searched {
     let line = command::grep_line(super::rg_for_line(settings), r);
     let workdir = Workdir::new(&settings.workdir);
-    let line_cap = settings.limits.grep_max_line_bytes;
+    let line_cap = settings.limits.grep_max_line_bytes.get();
     let sink = collect(r, &workdir, line_cap, matches::record_bound(line_cap));
     super::run_and_judge(
         Tool::Grep,
@@ -79,7 +79,7 @@ pub(super) fn replay(
     play: impl FnOnce(&mut dyn Sink) -> Finished,
 ) -> Result<Report, Failure> {
     let workdir = Workdir::new(&settings.workdir);
-    let line_cap = settings.limits.grep_max_line_bytes;
+    let line_cap = settings.limits.grep_max_line_bytes.get();
     let mut sink = collect(r, &workdir, line_cap, record_bound);
     let finished = play(&mut sink);
     result(r, settings, budget, &finished, sink)
@@ -255,7 +255,7 @@ fn report(
         partial: None,
     })?;
     let paging = Paging {
-        cap: settings.limits.grep_max_matches,
+        cap: settings.limits.grep_max_matches.get(),
         page: r.page,
         context: r.context,
     };

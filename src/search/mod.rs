@@ -304,7 +304,7 @@ fn execute<S: Sink>(
         line,
         workdir: &settings.workdir,
         budget,
-        stdout_cap: settings.limits.raw_output_max_bytes,
+        stdout_cap: settings.limits.raw_output_max_bytes.get(),
     };
     process::run(&spec, sink).map_err(|e| {
         let reason = if process::too_long(&e) {
@@ -327,7 +327,7 @@ fn overflow(tool: Tool, settings: &Settings, heavy: Vec<(String, u8)>) -> Search
     SearchError::new(
         tool,
         Reason::RawOutputOverflow {
-            cap: settings.limits.raw_output_max_bytes,
+            cap: settings.limits.raw_output_max_bytes.get(),
             heavy,
         },
     )

@@ -3,7 +3,7 @@
 //! that kills it when the job is killed or closed.
 //!
 //! **Started directly.** `std::process::Command` with the resolved,
-//! absolute rg (see `settings/windows.rs`: never a name Windows would look
+//! absolute rg (see `locate/windows.rs`: never a name Windows would look
 //! up in the workdir first), each argument one word of the line. Flags:
 //! `CREATE_NO_WINDOW` (rg gets no console, so no console event reaches it:
 //! Ctrl-C is dsh-search's to handle, see `signals/windows.rs`) and

@@ -1,0 +1,392 @@
+//! Where the ripgrep executable is found (SPEC §2, §10): `--rg` /
+//! `DSH_SEARCH_RG` as given, else the `rg` beside dsh-search's own
+//! executable, else PATH. Looked up once, in the caller's context, never
+//! in the workdir; `settings` keeps the answer ([`Rg`]) for every call.
+//! Windows' half is `locate/windows.rs`.
+
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
+
+#[cfg(windows)]
+mod windows;
+
+/// The ripgrep executable (SPEC §2): resolved once, in the CALLER's
+/// context, before anything runs in the workdir, so a `./rg` planted in
+/// the searched tree is never what runs. The `sh -c` string carries the
+/// absolute path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rg {
+    /// As given: `--rg`, `DSH_SEARCH_RG`, or `rg`.
+    pub given: String,
+    /// The absolute path to run, or why there is none.
+    pub resolved: Result<PathBuf, RgMissing>,
+    /// Where it was looked for and, when found, where it came from.
+    pub source: RgSource,
+}
+
+/// The name that means "ripgrep, wherever this install keeps it": the
+/// default of `--rg` / `DSH_SEARCH_RG`.
+pub const DEFAULT_RG: &str = "rg";
+
+/// How the rg to run was found (`--explain` says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RgSource {
+    /// A value with a `/`, from `--rg` or `DSH_SEARCH_RG`: that file.
+    Given,
+    /// The default `rg`, found in dsh-search's own directory: the install
+    /// brought it (the Python wheel depends on the `ripgrep` wheel, which puts
+    /// `rg` in the same `bin/`; the release archives ship it beside).
+    BesideExe,
+    /// A bare name looked up on PATH (for the default `rg`: nothing was
+    /// beside dsh-search).
+    Path,
+}
+
+/// Why the given rg cannot be run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RgMissing {
+    /// A bare name that no absolute PATH directory holds.
+    NotOnPath,
+    /// A path (absolute here) with nothing there.
+    NoSuchFile(PathBuf),
+    /// There, but not an executable file (permissions, or a directory).
+    NotExecutable(PathBuf),
+    /// The path is not valid UTF-8, so it cannot be quoted into `sh -c`.
+    NotUtf8(PathBuf),
+}
+
+impl Rg {
+    /// Resolve `given` as [`Rg::resolve_with`] does, for this process:
+    /// its own executable is `std::env::current_exe()`.
+    pub fn resolve(given: &str, cwd: Option<&Path>, path_var: Option<&OsStr>) -> Self {
+        let exe = std::env::current_exe().ok();
+        Self::resolve_with(given, cwd, path_var, exe.as_deref())
+    }
+
+    /// Resolve `given` as a shell would, but in the caller's context: a
+    /// value with a `/` is a path, relative to `cwd` (the caller's current
+    /// directory); a bare name is looked up in `path_var`, skipping empty
+    /// and relative entries (which would name the workdir once sh runs
+    /// there). The first executable file wins.
+    ///
+    /// The default name `rg` (also when given as `--rg rg`) is first
+    /// looked for beside `exe`, dsh-search's own executable with symlinks
+    /// resolved (pipx links `~/.local/bin/dsh-search` into its venv's
+    /// `bin/`, where the `ripgrep` wheel put `rg`): see [`beside_exe`].
+    /// Any other value, or no `rg` there, goes the PATH way above.
+    ///
+    /// Windows has its own rules: see `locate/windows.rs` (SPEC §10).
+    pub fn resolve_with(
+        given: &str,
+        cwd: Option<&Path>,
+        path_var: Option<&OsStr>,
+        exe: Option<&Path>,
+    ) -> Self {
+        #[cfg(windows)]
+        let (resolved, source) = windows::resolve(given, cwd, path_var, exe);
+        #[cfg(unix)]
+        let (resolved, source) = if given.contains('/') {
+            let path = clean(&match cwd {
+                Some(cwd) => cwd.join(given),
+                None => PathBuf::from(given),
+            });
+            let resolved = match executable(&path) {
+                Executable::Yes => Ok(path),
+                Executable::No => Err(RgMissing::NotExecutable(path)),
+                Executable::Missing => Err(RgMissing::NoSuchFile(path)),
+            };
+            (resolved, RgSource::Given)
+        } else if let Some(beside) = exe.filter(|_| given == DEFAULT_RG).and_then(beside_exe) {
+            (Ok(beside), RgSource::BesideExe)
+        } else {
+            (on_path(given, path_var), RgSource::Path)
+        };
+        let resolved = resolved.and_then(|path| match path.to_str() {
+            Some(_) => Ok(path),
+            None => Err(RgMissing::NotUtf8(path)),
+        });
+        Self {
+            given: given.to_owned(),
+            resolved,
+            source,
+        }
+    }
+
+    /// The resolved path as text (for `sh -c`), if there is one.
+    pub fn path(&self) -> Option<&str> {
+        self.resolved.as_ref().ok().and_then(|p| p.to_str())
+    }
+}
+
+/// The `rg` in the directory of `exe` (dsh-search's own executable), if
+/// that is an executable regular file with a UTF-8 path. `exe` is resolved
+/// through symlinks first, so a link on PATH to an install's binary finds
+/// the install's `rg`, not one beside the link. This is the install's own
+/// directory, never the workdir: nothing here depends on where the search
+/// runs. Anything unreadable (no `exe`, a deleted binary, a directory
+/// named `rg`) is simply no candidate: PATH is searched next.
+#[cfg(unix)]
+fn beside_exe(exe: &Path) -> Option<PathBuf> {
+    let exe = std::fs::canonicalize(exe).ok()?;
+    let candidate = exe.parent()?.join(DEFAULT_RG);
+    (matches!(executable(&candidate), Executable::Yes) && candidate.to_str().is_some())
+        .then_some(candidate)
+}
+
+/// The search path when `PATH` is not set at all (some agent clients start
+/// MCP servers with an emptied environment): the one `sh` itself uses.
+#[cfg(unix)]
+const DEFAULT_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+#[cfg(unix)]
+fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
+    if name.is_empty() {
+        return Err(RgMissing::NotOnPath);
+    }
+    let mut not_executable = None;
+    let path_var = path_var.unwrap_or(OsStr::new(DEFAULT_PATH));
+    for dir in std::env::split_paths(path_var) {
+        if !dir.is_absolute() {
+            continue;
+        }
+        let candidate = clean(&dir.join(name));
+        match executable(&candidate) {
+            Executable::Yes => return Ok(candidate),
+            Executable::No => {
+                not_executable.get_or_insert(candidate);
+            }
+            Executable::Missing => {}
+        }
+    }
+    Err(not_executable.map_or(RgMissing::NotOnPath, RgMissing::NotExecutable))
+}
+
+/// Whether a path names something this process may execute.
+#[cfg(unix)]
+enum Executable {
+    Yes,
+    /// There, but not an executable file (or not reachable).
+    No,
+    Missing,
+}
+
+/// Whether `path` is a file this process may execute (following symlinks).
+#[cfg(unix)]
+fn executable(path: &Path) -> Executable {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            let mode = rustix::fs::Access::EXEC_OK;
+            match rustix::fs::accessat(rustix::fs::CWD, path, mode, rustix::fs::AtFlags::empty()) {
+                Ok(()) => Executable::Yes,
+                Err(_) => Executable::No,
+            }
+        }
+        Ok(_) => Executable::No,
+        // There, perhaps, but a directory on the way may not be entered.
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Executable::No,
+        Err(_) => Executable::Missing,
+    }
+}
+
+/// `path` without `.` components (`/safe/./rg` is `/safe/rg`); `..` stays,
+/// as it may cross a symlink.
+fn clean(path: &Path) -> PathBuf {
+    path.components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect()
+}
+
+#[cfg(test)]
+#[cfg(unix)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn write(path: &Path, mode: u32) {
+        std::fs::write(path, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    #[test]
+    fn rg_is_resolved_in_the_callers_context() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for sub in ["a", "b", "c"] {
+            std::fs::create_dir(root.join(sub)).unwrap();
+        }
+        write(&root.join("a/rg"), 0o644);
+        write(&root.join("b/rg"), 0o755);
+        write(&root.join("c/tool"), 0o755);
+        let path = std::env::join_paths([
+            "",
+            "rel",
+            &root.join("a").to_string_lossy(),
+            &root.join("b").to_string_lossy(),
+        ])
+        .unwrap();
+        let rg = Rg::resolve_with("rg", Some(root), Some(&path), None);
+        assert_eq!(
+            rg.resolved,
+            Ok(root.join("b/rg")),
+            "skips empty, relative and non-executable entries"
+        );
+        let only_a = root.join("a");
+        assert_eq!(
+            Rg::resolve_with("rg", None, Some(only_a.as_os_str()), None).resolved,
+            Err(RgMissing::NotExecutable(root.join("a/rg")))
+        );
+        let no_rg = root.join("c");
+        assert_eq!(
+            Rg::resolve_with("rg", None, Some(no_rg.as_os_str()), None).resolved,
+            Err(RgMissing::NotOnPath)
+        );
+        assert_eq!(
+            Rg::resolve_with("rg", None, None, None),
+            Rg::resolve_with("rg", None, Some(OsStr::new(DEFAULT_PATH)), None),
+            "no PATH at all is sh's default PATH"
+        );
+        assert_eq!(
+            Rg::resolve_with("", None, Some(&path), None).resolved,
+            Err(RgMissing::NotOnPath)
+        );
+        assert_eq!(
+            Rg::resolve_with("./c/tool", Some(root), None, None).resolved,
+            Ok(root.join("c/tool")),
+            "relative to the caller's directory, `.` removed"
+        );
+        assert_eq!(
+            Rg::resolve_with("c/missing", Some(root), None, None).resolved,
+            Err(RgMissing::NoSuchFile(root.join("c/missing")))
+        );
+        assert_eq!(
+            Rg::resolve_with("./c", Some(root), None, None).resolved,
+            Err(RgMissing::NotExecutable(root.join("c")))
+        );
+    }
+
+    /// An install's layout: `bin/dsh-search` and `bin/rg` (what the wheel
+    /// and the release archives give), a PATH directory with another rg,
+    /// all under one canonical temp root.
+    struct Install {
+        _dir: tempfile::TempDir,
+        root: PathBuf,
+        exe: PathBuf,
+        path_var: std::ffi::OsString,
+    }
+
+    fn install() -> Install {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        for sub in ["venv/bin", "path", "links"] {
+            std::fs::create_dir_all(root.join(sub)).unwrap();
+        }
+        let exe = root.join("venv/bin/dsh-search");
+        write(&exe, 0o755);
+        write(&root.join("venv/bin/rg"), 0o755);
+        write(&root.join("path/rg"), 0o755);
+        let path_var = root.join("path").into_os_string();
+        Install {
+            _dir: dir,
+            root,
+            exe,
+            path_var,
+        }
+    }
+
+    #[test]
+    fn the_default_rg_beside_dsh_search_comes_before_path() {
+        let i = install();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+        assert_eq!(rg.source, RgSource::BesideExe);
+        assert_eq!(rg.given, "rg");
+    }
+
+    #[test]
+    fn a_symlinked_dsh_search_finds_the_rg_beside_its_target() {
+        // pipx: ~/.local/bin/dsh-search -> ~/.local/pipx/venvs/dsh-search/bin/dsh-search.
+        // An rg beside the link is not the install's.
+        let i = install();
+        let link = i.root.join("links/dsh-search");
+        std::os::unix::fs::symlink(&i.exe, &link).unwrap();
+        write(&i.root.join("links/rg"), 0o755);
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&link));
+        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+        assert_eq!(rg.source, RgSource::BesideExe);
+        // A relative link (`../venv/bin/dsh-search`) resolves the same way.
+        let relative = i.root.join("links/relative");
+        std::os::unix::fs::symlink("../venv/bin/dsh-search", &relative).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&relative));
+        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+    }
+
+    #[test]
+    fn no_usable_rg_beside_dsh_search_falls_back_to_path() {
+        let i = install();
+        let beside = i.root.join("venv/bin/rg");
+        let from_path = Ok(i.root.join("path/rg"));
+        // Not executable.
+        std::fs::set_permissions(&beside, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        // A directory.
+        std::fs::remove_file(&beside).unwrap();
+        std::fs::create_dir(&beside).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        // Nothing there, or no executable known (a deleted binary, no /proc).
+        std::fs::remove_dir(&beside).unwrap();
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        let gone = i.root.join("venv/bin/deleted");
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&gone));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (from_path.clone(), RgSource::Path)
+        );
+        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), None);
+        assert_eq!((rg.resolved, rg.source), (from_path, RgSource::Path));
+        // Nowhere at all: the PATH error, as before.
+        let empty = i.root.join("links").into_os_string();
+        let rg = Rg::resolve_with("rg", None, Some(&empty), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Err(RgMissing::NotOnPath), RgSource::Path)
+        );
+    }
+
+    #[test]
+    fn a_given_rg_is_never_replaced_by_the_one_beside() {
+        let i = install();
+        // A path: that file, whatever is beside dsh-search.
+        let given = i.root.join("path/rg");
+        let given = given.to_str().unwrap();
+        let rg = Rg::resolve_with(given, None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Ok(PathBuf::from(given)), RgSource::Given)
+        );
+        let rg = Rg::resolve_with("./path/rg", Some(&i.root), None, Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Ok(i.root.join("path/rg")), RgSource::Given)
+        );
+        // Another bare name: PATH only, even when the install has one.
+        write(&i.root.join("venv/bin/rg15"), 0o755);
+        write(&i.root.join("path/rg15"), 0o755);
+        let rg = Rg::resolve_with("rg15", None, Some(&i.path_var), Some(&i.exe));
+        assert_eq!(
+            (rg.resolved, rg.source),
+            (Ok(i.root.join("path/rg15")), RgSource::Path)
+        );
+    }
+}
