@@ -280,7 +280,7 @@ mod tests {
     use crate::render::{json as render_json, text};
     use crate::response::{Body, Response};
     use crate::search::report::{
-        Coverage, FileCount, FileLines, Hint, Items, Line, Report, Spill, Unsearched,
+        Coverage, FileCount, FileLines, Hint, Items, Report, ShownLine, Spill, Unsearched,
     };
     use crate::stop::Halt;
 
@@ -363,8 +363,8 @@ mod tests {
         Ok(())
     }
 
-    fn line(number: u64, matched: bool) -> Line {
-        Line {
+    fn line(number: u64, matched: bool) -> ShownLine {
+        ShownLine {
             number,
             matched,
             preview: "x".into(),
@@ -398,7 +398,7 @@ mod tests {
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
         r.binary_files = vec!["app.log".into()];
         r.coverage = Coverage::Unsearched(Unsearched {
-            paths: 1,
+            errors: 1,
             first_error: "rg: x: denied".into(),
         });
         r.spill = Spill::NotSaved {
