@@ -7,10 +7,8 @@ use std::path::Path;
 
 use crate::error::{Error, Reason};
 use crate::response::Body;
-use crate::rg::command::SHOWN_AS;
-use crate::rg::{Ending, Exit};
-use crate::search::RgRun;
 use crate::search::report::{Items, Report, Spill};
+use crate::search::{Ending, Exit, RgRun, SHOWN_AS};
 use crate::settings::{DEFAULT_RG, Rg, RgSource, Settings};
 use crate::stop::{self, Halt};
 use crate::tool::Tool;

@@ -30,9 +30,8 @@ use crate::render;
 use crate::request::{Context, GlobRequest, GrepRequest, Output, Page, Request};
 use crate::response::{Body, Response};
 use crate::rg::command::{self, Line, Probe};
-use crate::rg::{Ending, Exit};
 use crate::search::report::{Items, Report};
-use crate::search::{self, Replay, TRUNCATED_MARK, WINDOW_MARK};
+use crate::search::{self, Ending, Exit, Replay, TRUNCATED_MARK, WINDOW_MARK};
 use crate::settings::{
     DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Rg, RgMissing, RgSource, Settings,
 };

@@ -25,12 +25,13 @@ mod types;
 use std::time::{Duration, Instant};
 
 use crate::request::Request;
-use crate::rg::Ending;
 use crate::rg::process::{self, Finished};
 use crate::settings::Settings;
 use crate::stop::{Budget, Stop};
 use report::Report;
 
+pub use crate::rg::command::SHOWN_AS;
+pub use crate::rg::{Ending, Exit};
 pub use matches::record_bound;
 pub use preview::{TRUNCATED_MARK, WINDOW_MARK};
 pub use run::{Replay, SearchFailure};
@@ -40,8 +41,7 @@ pub use run::{Replay, SearchFailure};
 pub struct Outcome {
     pub result: Result<Report, SearchFailure>,
     /// The exact command that ran, as this OS ran it: the `sh -c` string
-    /// on Unix, the command line on Windows (labelled
-    /// [`SHOWN_AS`](crate::rg::command::SHOWN_AS)).
+    /// on Unix, the command line on Windows (labelled [`SHOWN_AS`]).
     pub script: String,
     /// How rg ran, when it was started.
     pub rg_run: Option<RgRun>,
