@@ -73,7 +73,7 @@ pub fn probe(
         return Vec::new();
     }
     let budget = budget.within((took * PROBE_SHARE.0 / PROBE_SHARE.1).max(probe_floor()));
-    let listed: Vec<(Probe, Option<Listed>)> = thread::scope(|scope| {
+    let found: Vec<(Probe, Option<Listed>)> = thread::scope(|scope| {
         let runs: Vec<_> = lines
             .iter()
             .map(|(probe, line)| {
@@ -90,10 +90,10 @@ pub fn probe(
             .map(|(probe, run)| (probe, run.join().unwrap_or(None)))
             .collect()
     });
-    listed
+    found
         .into_iter()
-        .filter_map(|(probe, listed)| {
-            let Listed { paths, complete } = listed?;
+        .filter_map(|(probe, found)| {
+            let Listed { paths, complete } = found?;
             match probe {
                 Probe::Ignored => Some(Hint::ignored(&paths, complete)),
                 Probe::Case => Some(Hint::case(&paths, complete)),
