@@ -7,7 +7,7 @@ use crate::error::{Error, Reason};
 use crate::explain;
 use crate::render;
 use crate::response::{Body, Response};
-use crate::search::{self, Failure, report::Report, report::Spill};
+use crate::search::{self, SearchFailure, report::Report, report::Spill};
 use crate::settings::Settings;
 use crate::spill;
 use crate::stop::Stop;
@@ -55,21 +55,21 @@ pub fn respond(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) ->
 
 /// The body of a call whose search came to `result`, a capped result
 /// saved first.
-pub fn body(tool: Tool, mut result: Result<Report, Failure>, settings: &Settings) -> Body {
+pub fn body(tool: Tool, mut result: Result<Report, SearchFailure>, settings: &Settings) -> Body {
     save_capped(tool, &mut result, settings);
     match result {
         Ok(report) => Body::Results(report),
-        Err(Failure { error, partial }) => Body::Failed { error, partial },
+        Err(SearchFailure { error, partial }) => Body::Failed { error, partial },
     }
 }
 
 /// SPEC §5: save the complete result of a capped search. What a timed-out
 /// search found (its partial page) is saved as such (SPEC §4a): its file
 /// must not read as the whole tree when it is opened later.
-fn save_capped(tool: Tool, result: &mut Result<Report, Failure>, settings: &Settings) {
+fn save_capped(tool: Tool, result: &mut Result<Report, SearchFailure>, settings: &Settings) {
     match result {
         Ok(report) if report.truncated() => report.spill = save(report, settings, None),
-        Err(Failure {
+        Err(SearchFailure {
             error: Error::Search(error),
             partial: Some(report),
         }) if report.truncated() => {

@@ -9,7 +9,7 @@ use crate::error::{Error, Reason};
 use crate::locate::{DEFAULT_RG, Rg, RgSource};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
-use crate::search::{Ending, Exited, RgRun, SHOWN_AS};
+use crate::search::{Ending, Exit, RgRun, SHOWN_AS};
 use crate::settings::Settings;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
@@ -68,11 +68,9 @@ pub fn render(f: &Facts<'_>) -> String {
                 _ => ("--grep-max-matches", s.limits.grep_max_matches),
             };
             let limit = if report.paged {
-                // Any offset a caller gives: counted past usize, never wrapped.
-                let end = (report.offset as u128) + (report.shown as u128);
+                let (first, last) = report.entry_numbers();
                 format!(
-                    "the page asked for shows entries {} to {end} of {} ({option} {cap})",
-                    crate::render::text::ordinal(report.offset).min(end.max(1)),
+                    "the page asked for shows entries {first} to {last} of {} ({option} {cap})",
                     report.total
                 )
             } else if report.truncated() {
@@ -138,8 +136,8 @@ const KILLED: &str = if cfg!(windows) {
 
 fn ended(run: &RgRun, s: &Settings) -> String {
     match run.ending {
-        Ending::Exited(Exited::Status(code)) => format!("rg exited with status {code}"),
-        Ending::Exited(Exited::Signal(sig)) => format!("rg was killed by signal {sig}"),
+        Ending::Exited(Exit::Status(code)) => format!("rg exited with status {code}"),
+        Ending::Exited(Exit::Signal(sig)) => format!("rg was killed by signal {sig}"),
         Ending::Overflow => format!(
             "stopped: raw output passed {} bytes; {KILLED}",
             s.limits.raw_output_max_bytes

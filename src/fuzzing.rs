@@ -33,9 +33,9 @@ use crate::request::{Context, GlobRequest, GrepRequest, Output, Page, Request};
 use crate::response::{Body, Response};
 use crate::rg::command::{self, Line, Probe};
 use crate::search::report::{Items, Report};
-use crate::search::{self, Cut, Replay, TRUNCATED_MARK, WINDOW_MARK};
+use crate::search::{self, Ending, Exit, Replay, TRUNCATED_MARK, WINDOW_MARK};
 use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Settings};
-use crate::stop::Stop;
+use crate::stop::{Halt, Stop};
 use crate::tool::Tool;
 
 /// The workdir of the fuzzed calls: nothing is there.
@@ -344,11 +344,12 @@ pub fn rg_output(data: &[u8]) {
     let (request, glob_sort) = request(mode, page, context);
     let status = [0, 1, 2, 137][usize::from(caps >> 4 & 3)];
     let half = stdout.len() / 2;
-    let cut = match mode >> 3 & 3 {
-        0 | 1 => Cut::Exited(status),
-        2 => Cut::TimedOut,
-        _ => Cut::Overflow(half),
+    let (ending, at) = match mode >> 3 & 3 {
+        0 | 1 => (Ending::Exited(Exit::Status(status)), stdout.len()),
+        2 => (Ending::Halted(Halt::TimedOut), stdout.len()),
+        _ => (Ending::Overflow, half),
     };
+    let (stdout, skimmed) = stdout.split_at(at);
     let limits = Limits {
         glob_max_results: page_cap,
         grep_max_matches: page_cap,
@@ -357,8 +358,9 @@ pub fn rg_output(data: &[u8]) {
     };
     let replay = Replay {
         stdout,
+        skimmed,
         chunk: [1, 7, 64, usize::MAX][usize::from(mode >> 6)],
-        cut,
+        ending,
         record_bound: if mode & 0x20 == 0 {
             search::record_bound(line_cap.get())
         } else {

@@ -282,7 +282,7 @@ mod tests {
     use crate::render::{json as render_json, text};
     use crate::response::{Body, Response};
     use crate::search::report::{
-        Coverage, FileCount, FileLines, Hint, Items, Line, Report, Spill, Unsearched,
+        Coverage, FileCount, FileLines, Hint, Items, Report, ShownLine, Spill, Unsearched,
     };
     use crate::stop::Halt;
 
@@ -365,8 +365,8 @@ mod tests {
         Ok(())
     }
 
-    fn line(number: u64, matched: bool) -> Line {
-        Line {
+    fn line(number: u64, matched: bool) -> ShownLine {
+        ShownLine {
             number,
             matched,
             preview: "x".into(),
@@ -400,7 +400,7 @@ mod tests {
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
         r.binary_files = vec!["app.log".into()];
         r.coverage = Coverage::Unsearched(Unsearched {
-            paths: 1,
+            errors: 1,
             first_error: "rg: x: denied".into(),
         });
         r.spill = Spill::NotSaved {

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::text;
 use crate::error::{Error, ErrorCode};
 use crate::response::{Body, Response};
-use crate::search::report::{Hint, Items, Line, Report, Spill};
+use crate::search::report::{Hint, Items, Report, ShownLine, Spill};
 use crate::tool::Tool;
 
 const VERSION: u32 = 1;
@@ -86,8 +86,8 @@ struct LineJson<'a> {
     line_truncated: bool,
 }
 
-impl<'a> From<&'a Line> for LineJson<'a> {
-    fn from(line: &'a Line) -> Self {
+impl<'a> From<&'a ShownLine> for LineJson<'a> {
+    fn from(line: &'a ShownLine) -> Self {
         Self {
             line_number: line.number,
             preview: &line.preview,

@@ -72,7 +72,7 @@ pub fn report(r: &Report) -> String {
             }
             _ => "No matches found".to_owned(),
         }
-    } else if r.offset >= r.total && r.total > 0 {
+    } else if r.past_the_end() {
         let (_, entries) = entry_nouns(&r.items);
         let mut past = format!(
             "No {entries} at offset {}; the search found {}",
@@ -118,7 +118,7 @@ pub fn report(r: &Report) -> String {
 fn page(r: &Report) -> String {
     let from = |noun: &str| {
         if r.offset > 0 {
-            format!(", from {noun} {}", ordinal(r.offset))
+            format!(", from {noun} {}", r.first_number())
         } else {
             String::new()
         }
@@ -329,13 +329,6 @@ fn links(tool: Tool, n: usize, complete: bool, list: &[Linked]) -> String {
     )
 }
 
-/// The number of the entry after `offset` skipped ones (`offset` 0 is
-/// entry 1), true for any offset a caller may give: one past the largest
-/// `usize` is a number too.
-pub fn ordinal(offset: usize) -> u128 {
-    (offset as u128) + 1
-}
-
 /// `3750` as `3,750`.
 fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -379,10 +372,10 @@ fn nothing_searched(typed: bool) -> &'static str {
 }
 
 fn unsearched(u: &Unsearched) -> String {
-    let noun = if u.paths == 1 { "path" } else { "paths" };
+    let noun = if u.errors == 1 { "path" } else { "paths" };
     format!(
         "{} {noun} could not be searched; first error: {}",
-        u.paths,
+        u.errors,
         escape_path(&u.first_error)
     )
 }
@@ -506,7 +499,7 @@ fn cap_footer(r: &Report) -> String {
             "Showing {} of {} paths, from path {}. ",
             r.shown,
             r.total,
-            ordinal(r.offset)
+            r.first_number()
         ),
         Items::Glob(_) => format!("Showing {} of {} paths. ", r.shown, r.total),
         _ => String::new(),
@@ -530,11 +523,11 @@ fn cap_footer(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::report::{FileLines, Line, PathList};
+    use crate::search::report::{FileLines, PathList, ShownLine};
     use crate::tool::Tool;
 
-    fn m(n: u64, p: &str) -> Line {
-        Line {
+    fn m(n: u64, p: &str) -> ShownLine {
+        ShownLine {
             number: n,
             matched: true,
             preview: p.into(),
@@ -542,8 +535,8 @@ mod tests {
         }
     }
 
-    fn c(n: u64, p: &str) -> Line {
-        Line {
+    fn c(n: u64, p: &str) -> ShownLine {
+        ShownLine {
             matched: false,
             ..m(n, p)
         }
@@ -583,7 +576,7 @@ mod tests {
             reused: false,
         };
         capped.coverage = Coverage::Unsearched(Unsearched {
-            paths: 1,
+            errors: 1,
             first_error: "rg: x: denied".into(),
         });
         assert_eq!(

@@ -9,6 +9,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::ending::Ending;
 use crate::stop::{Budget, Halt};
 
 /// stdout is parsed inline up to this many bytes, then on a parser thread.
@@ -31,20 +32,6 @@ pub trait Sink: Send {
     fn skim(&mut self, _bytes: &[u8]) {}
     /// Called once after an overflow, when every byte was chunked or skimmed.
     fn overflowed(&mut self) {}
-}
-
-/// What the feed does with what it has not parsed when the run ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Finish {
-    /// stdout ended: parse everything, then [`Sink::finish`].
-    Complete,
-    /// The deadline passed: parse what arrived, a result that is
-    /// incomplete (SPEC §4a); a record cut off by the kill stays unfinished.
-    TimedOut,
-    /// Over the byte cap: skim the rest, then [`Sink::overflowed`].
-    Overflow,
-    /// A signal or a cancellation: the result is not used; drop the backlog.
-    Abandon,
 }
 
 /// Where stdout goes: to the sink on this thread while the output is small,
@@ -123,16 +110,22 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
         }
     }
 
-    /// End the feed as `how` says (see [`Finish`]). The backlog is parsed
-    /// a batch at a time within `budget` (a batch is one read or
-    /// [`BATCH`] bytes, parsed in time linear in its bytes), so parsing
-    /// what rg printed never outlasts the call: `Some` is the halt that
-    /// stopped a run rg had ended by itself (its sink stays unfinished).
-    /// A timed-out run's backlog gets [`BACKLOG_GRACE`]; an overflowed
-    /// one's skim stops at the deadline.
+    /// End the feed of a run that ended as `ending` says. rg ended by
+    /// itself: parse everything, then [`Sink::finish`]. The deadline
+    /// passed: parse what arrived, a result that is incomplete (SPEC §4a);
+    /// a record cut off by the kill stays unfinished. Over the byte cap:
+    /// skim the rest, then [`Sink::overflowed`]. A signal or a
+    /// cancellation: the result is not used; drop the backlog.
+    ///
+    /// The backlog is parsed a batch at a time within `budget` (a batch is
+    /// one read or [`BATCH`] bytes, parsed in time linear in its bytes), so
+    /// parsing what rg printed never outlasts the call: `Some` is the halt
+    /// that stopped a run rg had ended by itself (its sink stays
+    /// unfinished). A timed-out run's backlog gets [`BACKLOG_GRACE`]; an
+    /// overflowed one's skim stops at the deadline.
     pub(super) fn finish(
         self,
-        how: Finish,
+        ending: Ending,
         handback: &AtomicBool,
         budget: Budget<'_>,
     ) -> Option<Halt> {
@@ -151,44 +144,44 @@ impl<'s: 'scope, 'scope, S: Sink> Feed<'s, 'scope, S> {
                     Err(panic) => std::panic::resume_unwind(panic),
                 };
                 let backlog = held.into_iter().chain(rx.try_iter());
-                if let Some(halt) = drain(sink, backlog, how, budget, grace) {
+                if let Some(halt) = drain(sink, backlog, ending, budget, grace) {
                     return Some(halt);
                 }
                 sink
             }
             Self::Moving => return None,
         };
-        match how {
-            Finish::Complete => sink.finish(),
-            Finish::Overflow => sink.overflowed(),
-            Finish::TimedOut | Finish::Abandon => {}
+        match ending {
+            Ending::Exited(_) => sink.finish(),
+            Ending::Overflow => sink.overflowed(),
+            Ending::Halted(_) => {}
         }
         None
     }
 }
 
-/// Hand the parser thread's `backlog` to `sink` as `how` says, a batch at
-/// a time, looking at the clock before each: a complete run's backlog
-/// stops at `budget`'s halt (returned), a timed-out run's at `grace`, an
-/// overflowed run's skim at the deadline.
+/// Hand the parser thread's `backlog` to `sink` as `ending` says, a batch
+/// at a time, looking at the clock before each: the backlog of a run rg
+/// ended by itself stops at `budget`'s halt (returned), a timed-out run's
+/// at `grace`, an overflowed run's skim at the deadline.
 fn drain<S: Sink>(
     sink: &mut S,
     backlog: impl Iterator<Item = Vec<u8>>,
-    how: Finish,
+    ending: Ending,
     budget: Budget<'_>,
     grace: Instant,
 ) -> Option<Halt> {
     for batch in backlog {
-        match how {
-            Finish::Complete => {
+        match ending {
+            Ending::Exited(_) => {
                 if let Err(halt) = budget.check() {
                     return Some(halt);
                 }
                 sink.chunk(&batch);
             }
-            Finish::TimedOut if Instant::now() < grace => sink.chunk(&batch),
-            Finish::Overflow if budget.check().is_ok() => sink.skim(&batch),
-            Finish::TimedOut | Finish::Overflow | Finish::Abandon => break,
+            Ending::Halted(Halt::TimedOut) if Instant::now() < grace => sink.chunk(&batch),
+            Ending::Overflow if budget.check().is_ok() => sink.skim(&batch),
+            Ending::Halted(_) | Ending::Overflow => break,
         }
     }
     None
@@ -242,6 +235,7 @@ fn lower_priority() {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rg::ending::Exit;
     use crate::stop::Stop;
 
     /// What a sink was handed.
@@ -274,39 +268,35 @@ mod tests {
         };
         let later = now + Duration::from_secs(600);
         let backlog = || vec![b"ab".to_vec(), b"cd".to_vec()].into_iter();
-        let run = |how, budget, grace| {
+        let exited = Ending::Exited(Exit::Status(0));
+        let timed_out = Ending::Halted(Halt::TimedOut);
+        let run = |ending, budget, grace| {
             let mut seen = Seen::default();
-            let halt = drain(&mut seen, backlog(), how, budget, grace);
+            let halt = drain(&mut seen, backlog(), ending, budget, grace);
             (halt, seen.chunked, seen.skimmed)
         };
-        assert_eq!(
-            run(Finish::Complete, live, now),
-            (None, b"abcd".to_vec(), Vec::new())
-        );
+        assert_eq!(run(exited, live, now), (None, b"abcd".to_vec(), Vec::new()));
         // rg ended by itself, but the deadline passed before its output
         // was parsed: the run is cut short there.
         assert_eq!(
-            run(Finish::Complete, spent, later),
+            run(exited, spent, later),
             (Some(Halt::TimedOut), Vec::new(), Vec::new())
         );
         assert_eq!(
-            run(Finish::TimedOut, spent, later),
+            run(timed_out, spent, later),
             (None, b"abcd".to_vec(), Vec::new())
         );
+        assert_eq!(run(timed_out, spent, now), (None, Vec::new(), Vec::new()));
         assert_eq!(
-            run(Finish::TimedOut, spent, now),
-            (None, Vec::new(), Vec::new())
-        );
-        assert_eq!(
-            run(Finish::Overflow, live, now),
+            run(Ending::Overflow, live, now),
             (None, Vec::new(), b"abcd".to_vec())
         );
         assert_eq!(
-            run(Finish::Overflow, spent, later),
+            run(Ending::Overflow, spent, later),
             (None, Vec::new(), Vec::new())
         );
         assert_eq!(
-            run(Finish::Abandon, live, later),
+            run(Ending::Halted(Halt::Cancelled), live, later),
             (None, Vec::new(), Vec::new())
         );
     }

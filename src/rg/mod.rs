@@ -1,8 +1,9 @@
 //! Everything that knows about `sh`, `rg` and processes: the quoting
-//! function, the command lines, the runner (with its feed and its bounded
-//! stderr) and the `--json` model.
+//! function, the command lines, the runner (with its feed, its bounded
+//! stderr and the one account of how a run ended) and the `--json` model.
 
 pub mod command;
+mod ending;
 mod feed;
 pub mod giant;
 pub mod json;
@@ -10,6 +11,7 @@ pub mod process;
 pub mod quote;
 mod stderr;
 
+pub use ending::{Ending, Exit};
 pub use feed::Sink;
 pub use stderr::Stderr;
 

@@ -24,9 +24,10 @@
 //! - `reap`: rg's exit status, the stdout byte count, the stderr kept.
 //!
 //! Here, shared: the watch loop (when to look at rg's exit, how long to
-//! drain a pipe a stray process holds), the feed (stdout to the sink, parsed on a thread once it
-//! is large), the byte meter, and what the run's end means for the sink.
-//! What the run *means* (exit 2 with results, a pattern error) is the
+//! drain a pipe a stray process holds), the byte meter, and the end of
+//! every run: the group killed and reaped, then the feed (stdout to the
+//! sink, parsed on a thread once it is large) told how the run ended, an
+//! [`Ending`]. What the run *means* (exit 2 with results, a pattern error) is the
 //! search layer's call: this module reports facts only.
 
 use std::io;
@@ -36,9 +37,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::command::{self, Line};
-use super::feed::{Feed, Finish, Sink};
+use super::ending::{Ending, Exit};
+use super::feed::{Feed, Sink};
 use super::stderr::Stderr;
-use crate::stop::{Budget, Halt};
+use crate::stop::Budget;
 
 #[cfg_attr(unix, path = "process/unix.rs")]
 #[cfg_attr(windows, path = "process/windows.rs")]
@@ -75,27 +77,6 @@ pub struct Spec<'a> {
     pub stdout_cap: u64,
 }
 
-/// How the run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
-    /// rg ended by itself.
-    Exited(Exited),
-    /// stdout went over the cap; the group was killed.
-    Overflow,
-    /// The deadline passed, or the stop channel said stop; the group was killed.
-    Halted(Halt),
-}
-
-/// How rg ended by itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exited {
-    /// With this exit status.
-    Status(i32),
-    /// Killed by this signal (Unix).
-    #[cfg_attr(windows, allow(dead_code))]
-    Signal(i32),
-}
-
 /// The facts of one run.
 #[derive(Debug, Clone)]
 pub struct Finished {
@@ -104,25 +85,6 @@ pub struct Finished {
     pub stdout_bytes: u64,
     pub stderr: Stderr,
     pub elapsed: Duration,
-}
-
-/// What cut a run short, as the watch saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cut {
-    Overflow,
-    Halted(Halt),
-}
-
-impl Cut {
-    /// What the feed does with its backlog after this cut.
-    fn finish(cut: Option<Self>) -> Finish {
-        match cut {
-            None => Finish::Complete,
-            Some(Self::Overflow) => Finish::Overflow,
-            Some(Self::Halted(Halt::TimedOut)) => Finish::TimedOut,
-            Some(Self::Halted(_)) => Finish::Abandon,
-        }
-    }
 }
 
 /// Run `spec.line` to completion or to the first limit it hits. `Err` only
@@ -142,7 +104,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
     // is stuck (SPEC §6: the deadline bounds the whole call).
     let enrolled = spec.budget.stop.enroll(child.kill_from_anywhere());
     let handback = AtomicBool::new(false);
-    let cut = thread::scope(|scope| {
+    let (ending, reaped) = thread::scope(|scope| {
         let mut feed = Feed::new(sink);
         let mut meter = Meter::new(spec);
         let cut = watch(&mut child, spec.budget, &mut meter, &mut |bytes| {
@@ -150,20 +112,16 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
         });
         // Whatever ended the run, nothing of the group outlives it.
         child.kill();
+        // Forgotten before the reap: a kill must never name a reaped group.
+        drop(enrolled);
+        let reaped = child.reap();
+        let ending = cut.unwrap_or(Ending::Exited(reaped.exit));
         // Parsing what is left stays within the budget too: a run rg
         // ended by itself is still cut short if that parse is not done
         // by the deadline.
-        let late = feed.finish(Cut::finish(cut), &handback, spec.budget);
-        cut.or(late.map(Cut::Halted))
+        let late = feed.finish(ending, &handback, spec.budget);
+        (late.map_or(ending, Ending::Halted), reaped)
     });
-    // Forgotten before the reap: a kill must never name a reaped group.
-    drop(enrolled);
-    let reaped = child.reap();
-    let ending = match cut {
-        Some(Cut::Overflow) => Ending::Overflow,
-        Some(Cut::Halted(halt)) => Ending::Halted(halt),
-        None => Ending::Exited(reaped.exited),
-    };
     Ok(Finished {
         ending,
         stdout_bytes: reaped.stdout_bytes,
@@ -172,35 +130,26 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
     })
 }
 
-/// What one wait for output saw (`os::Child::read`).
-enum Wake {
-    /// Nothing came in the time given.
-    Quiet,
-    /// Output, or a pipe reaching its end.
-    Output,
-    /// stdout went one byte past the cap.
-    Overflow,
-}
-
 /// The watch, the same on every OS: until rg has exited and both pipes are
-/// done (`None`), or until a limit cuts the run short (`Some`). When rg
-/// has exited with a pipe still open, what is left of the group is killed
-/// (a process that escaped it and holds the pipe is only cut off), what is
-/// already in the pipes is read, and the run ends once they are quiet, or
-/// after [`DRAIN_LIMIT`] at most.
+/// done (`None`), or until a limit cuts the run short (`Some`: an
+/// [`Ending::Overflow`] or an [`Ending::Halted`]). When rg has exited with
+/// a pipe still open, what is left of the group is killed (a process that
+/// escaped it and holds the pipe is only cut off), what is already in the
+/// pipes is read, and the run ends once they are quiet, or after
+/// [`DRAIN_LIMIT`] at most.
 fn watch(
     child: &mut os::Child,
     budget: Budget<'_>,
     meter: &mut Meter,
     feed: &mut impl FnMut(&[u8]),
-) -> Option<Cut> {
+) -> Option<Ending> {
     let mut last_look = Instant::now();
     // Set once rg has exited with a pipe still open: drain until then.
     let mut drain_until: Option<Instant> = None;
     let mut backoff = FIRST_BACKOFF;
     loop {
         if let Err(halt) = budget.check() {
-            return Some(Cut::Halted(halt));
+            return Some(Ending::Halted(halt));
         }
         if child.pipes_done() {
             // rg is exiting or has exited. Look soon, then less and less
@@ -218,13 +167,13 @@ fn watch(
         } else {
             TICK
         };
-        let wake = child.read(wait.min(budget.remaining()), meter, feed);
-        if let Wake::Overflow = wake {
-            return Some(Cut::Overflow);
+        let woke = child.read(wait.min(budget.remaining()), meter, feed);
+        if meter.over() {
+            return Some(Ending::Overflow);
         }
         if let Some(until) = drain_until {
             // Only strays hold the pipes now: stop when they are quiet.
-            if matches!(wake, Wake::Quiet) || Instant::now() >= until {
+            if !woke || Instant::now() >= until {
                 return None;
             }
             continue;
@@ -242,7 +191,7 @@ fn watch(
 
 /// What `reap` hands back.
 struct Reaped {
-    exited: Exited,
+    exit: Exit,
     stdout_bytes: u64,
     stderr: Stderr,
 }
@@ -281,20 +230,19 @@ impl Meter {
         Ok(())
     }
 
-    /// Count `chunk` and hand what fits under the cap to `feed`; `true`
-    /// when the cap was passed (the sink sees exactly what fits, however
-    /// the reads fell, so a probe's count stays the same from run to run).
-    fn pass(&mut self, chunk: &[u8], feed: &mut impl FnMut(&[u8])) -> bool {
+    /// Count `chunk` and hand what fits under the cap to `feed` (the sink
+    /// sees exactly what fits, however the reads fell, so a probe's count
+    /// stays the same from run to run).
+    fn pass(&mut self, chunk: &[u8], feed: &mut impl FnMut(&[u8])) {
         match self.count(chunk) {
-            Ok(()) => {
-                feed(chunk);
-                false
-            }
-            Err(within) => {
-                feed(&chunk[..within]);
-                true
-            }
+            Ok(()) => feed(chunk),
+            Err(within) => feed(&chunk[..within]),
         }
+    }
+
+    /// Whether the cap was passed.
+    fn over(&self) -> bool {
+        self.counted > self.cap
     }
 }
 
@@ -317,7 +265,7 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
     };
     let finished = run(&spec, &mut out).ok()?;
     match finished.ending {
-        Ending::Exited(Exited::Status(0)) => String::from_utf8_lossy(&out.0)
+        Ending::Exited(Exit::Status(0)) => String::from_utf8_lossy(&out.0)
             .lines()
             .next()
             .map(str::to_owned),
@@ -348,8 +296,10 @@ mod tests {
         let mut kept = Vec::new();
         let mut feed = |bytes: &[u8]| kept.extend_from_slice(bytes);
         let mut meter = Meter { cap: 5, counted: 0 };
-        assert!(!meter.pass(b"abc", &mut feed));
-        assert!(meter.pass(b"defg", &mut feed));
+        meter.pass(b"abc", &mut feed);
+        assert!(!meter.over());
+        meter.pass(b"defg", &mut feed);
+        assert!(meter.over());
         assert_eq!(kept, b"abcde");
     }
 }

@@ -15,8 +15,8 @@
 
 use super::report::{Coverage, Unsearched};
 use crate::error::{Reason, Rejection, SearchError};
-use crate::rg::Stderr;
-use crate::rg::process::{Exited, Finished};
+use crate::rg::process::Finished;
+use crate::rg::{Exit, Stderr};
 use crate::settings::Settings;
 use crate::tool::Tool;
 
@@ -51,13 +51,13 @@ pub struct Evidence<'a> {
     pub typed: bool,
 }
 
-/// SPEC §6: how a run of `tool` that `exited` by itself stands. Exit 0 →
-/// results, 1 → empty, anything else an error, except exit 2 after results
-/// (some paths unsearched) or with nothing searched (empty).
+/// SPEC §6: how a run of `tool` that rg ended by itself (`exit`) stands.
+/// Exit 0 → results, 1 → empty, anything else an error, except exit 2
+/// after results (some paths unsearched) or with nothing searched (empty).
 pub fn classify(
     tool: Tool,
     settings: &Settings,
-    exited: Exited,
+    exit: Exit,
     run: &Finished,
     evidence: Evidence<'_>,
 ) -> Result<Coverage, SearchError> {
@@ -68,14 +68,14 @@ pub fn classify(
     } = evidence;
     let stderr = || run.stderr.excerpt();
     let fail = |reason| Err(SearchError::new(tool, reason));
-    let code = match exited {
-        Exited::Signal(signal) => {
+    let code = match exit {
+        Exit::Signal(signal) => {
             return fail(Reason::RgKilled {
                 signal,
                 stderr: stderr(),
             });
         }
-        Exited::Status(code) => code,
+        Exit::Status(code) => code,
     };
     if code == 2 && run.stdout_bytes == 0 {
         if let Some(rejection) = rejection(tool, &run.stderr) {
@@ -103,7 +103,7 @@ pub fn classify(
     match code {
         0 | 1 => Ok(Coverage::Complete),
         2 if has_results => Ok(Coverage::Unsearched(Unsearched {
-            paths: run.stderr.messages.max(1),
+            errors: run.stderr.messages.max(1),
             first_error: run.stderr.first_message(),
         })),
         2 if any_message_starts(&run.stderr, NOTHING_SEARCHED) => {
@@ -136,8 +136,8 @@ pub fn classify(
 /// The file type rg did not know, when that is why it stopped: exit 2,
 /// nothing printed, and `unrecognized file type: NAME` first (rg checks
 /// its arguments before it searches).
-pub fn unknown_type(exited: Exited, run: &Finished) -> Option<String> {
-    if exited != Exited::Status(2) || run.stdout_bytes != 0 {
+pub fn unknown_type(exit: Exit, run: &Finished) -> Option<String> {
+    if exit != Exit::Status(2) || run.stdout_bytes != 0 {
         return None;
     }
     let first = run.stderr.first_line();

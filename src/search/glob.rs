@@ -7,16 +7,16 @@ use std::fs;
 use std::path::Path;
 
 use super::classify::{Evidence, classify};
-use super::hints;
 use super::listing::{self, ListingSink};
+use super::page::Paging;
 use super::paths::Workdir;
+use super::probes;
 use super::report::{Coverage, Items, Report};
-use super::{Failure, Paging, Searched};
+use super::run::{self, Replay, SearchFailure, Searched};
 use crate::error::{SearchError, TimeoutPage};
 use crate::request::{Context, GlobRequest};
-use crate::rg::Sink;
+use crate::rg::Ending;
 use crate::rg::command::{self, Probe};
-use crate::rg::process::Ending;
 use crate::rg::process::Finished;
 use crate::settings::{GlobSort, Settings};
 use crate::stop::{Budget, Halt};
@@ -30,30 +30,28 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .path
         .clone()
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
-    let line = command::glob_line(super::rg_for_line(settings), r, root.as_deref());
-    let sink = ListingSink::default();
-    super::run_and_judge(
-        Tool::Glob,
-        &line,
-        settings,
-        budget,
-        sink,
-        |finished, sink| result(r, root.as_deref(), settings, budget, finished, sink),
-    )
+    let line = command::glob_line(run::rg_for_line(settings), r, root.as_deref());
+    let mut sink = ListingSink::default();
+    match run::execute(Tool::Glob, &line, settings, budget, &mut sink) {
+        Ok(finished) => {
+            let result = result(r, root.as_deref(), settings, budget, &finished, sink);
+            (line.shown(), Some(finished), result)
+        }
+        Err(e) => (line.shown(), None, Err(e.into())),
+    }
 }
 
-/// The result of a glob whose rg printed what `play` hands its sink, and
-/// ended as the [`Finished`] it returns: the judgement of a real run, with
-/// no rg (see `search::replay`). No walk root: the listing is what rg
-/// printed for the whole workdir.
+/// The result of a glob whose rg printed and ended as `replay` says: the
+/// judgement of a real run, with no rg (see `search::replay`). No walk
+/// root: the listing is what rg printed for the whole workdir.
 pub(super) fn replay(
     r: &GlobRequest,
     settings: &Settings,
     budget: Budget<'_>,
-    play: impl FnOnce(&mut dyn Sink) -> Finished,
-) -> Result<Report, Failure> {
+    replay: Replay<'_>,
+) -> Result<Report, SearchFailure> {
     let mut sink = ListingSink::default();
-    let finished = play(&mut sink);
+    let finished = run::play(&mut sink, replay);
     result(r, r.path.as_deref(), settings, budget, &finished, sink)
 }
 
@@ -65,7 +63,7 @@ fn result(
     budget: Budget<'_>,
     finished: &Finished,
     sink: ListingSink,
-) -> Result<Report, Failure> {
+) -> Result<Report, SearchFailure> {
     let workdir = Workdir::new(&settings.workdir);
     let listed = listing::lists_a_path(&sink.bytes, &workdir);
     let timed_out = |listing: Option<Vec<u8>>| {
@@ -78,15 +76,15 @@ fn result(
             (Some(_), GlobSort::Newest | GlobSort::Oldest) => TimeoutPage::InPathOrder,
         };
         let error = SearchError::halted(Tool::Glob, Halt::TimedOut, settings.timeout_ms, page);
-        Failure {
+        SearchFailure {
             error: error.into(),
             partial,
         }
     };
     let halted =
         |halt| SearchError::halted(Tool::Glob, halt, settings.timeout_ms, TimeoutPage::Nothing);
-    let exited = match finished.ending {
-        Ending::Overflow => return Err(super::overflow(Tool::Glob, settings, Vec::new()).into()),
+    let exit = match finished.ending {
+        Ending::Overflow => return Err(run::overflow(Tool::Glob, settings, Vec::new()).into()),
         Ending::Halted(Halt::TimedOut) => {
             // The last path may be cut off where rg was killed.
             let listing = listed.then(|| {
@@ -97,13 +95,13 @@ fn result(
             return Err(timed_out(listing));
         }
         Ending::Halted(halt) => return Err(halted(halt).into()),
-        Ending::Exited(exited) => exited,
+        Ending::Exited(exit) => exit,
     };
     let evidence = Evidence {
         has_results: listed,
         ..Evidence::default()
     };
-    let coverage = classify(Tool::Glob, settings, exited, finished, evidence)?;
+    let coverage = classify(Tool::Glob, settings, exit, finished, evidence)?;
     // Ordering stats every path: only for a result that stands.
     let paths = match listing::ordered_paths(sink.bytes, &workdir, settings.glob_sort, budget) {
         Ok(paths) => paths,
@@ -113,18 +111,18 @@ fn result(
     // An empty search ignoring case already is the case probe; one
     // following links, the link probe.
     let hints = if paths.len() == 0 {
-        let rg = super::rg_for_line(settings);
-        let probes = [
+        let rg = run::rg_for_line(settings);
+        let lines = [
             (!r.ignore_case).then(|| (Probe::Case, command::glob_case_line(rg, r, root))),
-            (!r.follow && hints::LINK_PROBE)
+            (!r.follow && probes::LINK_PROBE)
                 .then(|| (Probe::Links, command::glob_links_line(rg, r, root))),
         ];
-        let probes: Vec<_> = probes.into_iter().flatten().collect();
-        hints::probe(&probes, settings, &workdir, finished.elapsed, budget)
+        let lines: Vec<_> = lines.into_iter().flatten().collect();
+        probes::probe(&lines, settings, &workdir, finished.elapsed, budget)
     } else {
         Vec::new()
     };
-    Ok(super::report(
+    Ok(Report::new(
         Tool::Glob,
         Items::Glob(paths),
         paging(r, settings),
@@ -150,10 +148,10 @@ fn partial_page(
     budget: Budget<'_>,
     settings: &Settings,
 ) -> Option<Report> {
-    let grace = super::grace(budget);
+    let grace = run::grace(budget);
     let paths = listing::ordered_paths(listing, workdir, GlobSort::Path, grace).ok()?;
     (paths.len() > 0).then(|| {
-        super::report(
+        Report::new(
             Tool::Glob,
             Items::Glob(paths),
             paging(r, settings),

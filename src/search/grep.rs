@@ -6,37 +6,37 @@
 //! close names of a file type rg does not know.
 
 use super::classify::{self, Evidence, classify};
-use super::hints;
 use super::listing::{self, CountSink, ListingSink};
 use super::matches::{self, MatchSink};
+use super::page::Paging;
 use super::paths::Workdir;
+use super::probes;
 use super::report::{Coverage, Hint, Items, Report};
+use super::run::{self, Replay, SearchFailure, Searched};
 use super::types;
-use super::{Failure, Paging, Searched};
 use crate::error::{ArgumentError, SearchError, TimeoutPage};
 use crate::request::{GrepRequest, Output};
-use crate::rg::Sink;
 use crate::rg::command::{self, Line, Probe};
 use crate::rg::json::Want;
-use crate::rg::process::{Ending, Finished};
+use crate::rg::process::Finished;
+use crate::rg::{Ending, Sink};
 use crate::settings::Settings;
 use crate::stop::{Budget, Halt};
 use crate::tool::Tool;
 
 /// Run the grep `r` within `budget`.
 pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Searched {
-    let line = command::grep_line(super::rg_for_line(settings), r);
+    let line = command::grep_line(run::rg_for_line(settings), r);
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes.get();
-    let sink = collect(r, &workdir, line_cap, matches::record_bound(line_cap));
-    super::run_and_judge(
-        Tool::Grep,
-        &line,
-        settings,
-        budget,
-        sink,
-        |finished, sink| result(r, settings, budget, finished, sink),
-    )
+    let mut sink = collect(r, &workdir, line_cap, matches::record_bound(line_cap));
+    match run::execute(Tool::Grep, &line, settings, budget, &mut sink) {
+        Ok(finished) => {
+            let result = result(r, settings, budget, &finished, sink);
+            (line.shown(), Some(finished), result)
+        }
+        Err(e) => (line.shown(), None, Err(e.into())),
+    }
 }
 
 /// The sink for the output mode of `r`; `record_bound` is the longest
@@ -68,20 +68,19 @@ fn collect<'w>(
     }
 }
 
-/// The result of a grep whose rg printed what `play` hands its sink, and
-/// ended as the [`Finished`] it returns: the judgement of a real run, with
-/// no rg (see `search::replay`). `record_bound` replaces the real one.
+/// The result of a grep whose rg printed and ended as `replay` says: the
+/// judgement of a real run, with no rg (see `search::replay`). Its
+/// `record_bound` replaces the real one.
 pub(super) fn replay(
     r: &GrepRequest,
     settings: &Settings,
     budget: Budget<'_>,
-    record_bound: usize,
-    play: impl FnOnce(&mut dyn Sink) -> Finished,
-) -> Result<Report, Failure> {
+    replay: Replay<'_>,
+) -> Result<Report, SearchFailure> {
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes.get();
-    let mut sink = collect(r, &workdir, line_cap, record_bound);
-    let finished = play(&mut sink);
+    let mut sink = collect(r, &workdir, line_cap, replay.record_bound);
+    let finished = run::play(&mut sink, replay);
     result(r, settings, budget, &finished, sink)
 }
 
@@ -171,6 +170,34 @@ impl Collect<'_> {
             Self::Counts(sink, workdir) => (Items::Counts(sink.into_counts(workdir)), Vec::new()),
         })
     }
+
+    /// The report of what the sink kept (binary files' lines never shown,
+    /// SPEC §2); `Err` when ordering a listing was stopped.
+    fn into_report(
+        self,
+        r: &GrepRequest,
+        settings: &Settings,
+        budget: Budget<'_>,
+        coverage: Coverage,
+        hints: Vec<Hint>,
+    ) -> Result<Report, SearchFailure> {
+        let (items, binary_files) = self.into_items(budget).map_err(|halt| {
+            SearchError::halted(Tool::Grep, halt, settings.timeout_ms, TimeoutPage::Nothing)
+        })?;
+        let paging = Paging {
+            cap: settings.limits.grep_max_matches.get(),
+            page: r.page,
+            context: r.context,
+        };
+        Ok(Report::new(
+            Tool::Grep,
+            items,
+            paging,
+            coverage,
+            binary_files,
+            hints,
+        ))
+    }
 }
 
 /// What the run says: the result, or why there is none to trust.
@@ -180,32 +207,32 @@ fn result(
     budget: Budget<'_>,
     finished: &Finished,
     mut sink: Collect<'_>,
-) -> Result<Report, Failure> {
-    let exited = match finished.ending {
+) -> Result<Report, SearchFailure> {
+    let exit = match finished.ending {
         // Say which files made the output too large (SPEC §6).
-        Ending::Overflow => return Err(super::overflow(Tool::Grep, settings, sink.heavy()).into()),
+        Ending::Overflow => return Err(run::overflow(Tool::Grep, settings, sink.heavy()).into()),
         Ending::Halted(halt) => {
             // A timeout after rg printed results keeps them (SPEC §4a).
-            let grace = super::grace(budget);
+            let grace = run::grace(budget);
             let partial = (halt == Halt::TimedOut && sink.has_results())
-                .then(|| report(r, settings, grace, sink, Coverage::Complete, Vec::new()).ok())
-                .flatten()
+                .then(|| sink.into_report(r, settings, grace, Coverage::Complete, Vec::new()))
+                .and_then(Result::ok)
                 .map(Box::new);
             let page = match partial {
                 Some(_) => TimeoutPage::Ordered,
                 None => TimeoutPage::Nothing,
             };
             let error = SearchError::halted(Tool::Grep, halt, settings.timeout_ms, page);
-            return Err(Failure {
+            return Err(SearchFailure {
                 error: error.into(),
                 partial,
             });
         }
-        Ending::Exited(exited) => exited,
+        Ending::Exited(exit) => exit,
     };
-    if let Some(given) = classify::unknown_type(exited, finished) {
+    if let Some(given) = classify::unknown_type(exit, finished) {
         let known = types::list(settings, budget);
-        return Err(Failure {
+        return Err(SearchFailure {
             error: unknown_type(&given, &known).into(),
             partial: None,
         });
@@ -216,57 +243,26 @@ fn result(
         malformed: sink.malformed(),
         typed: r.file_type.is_some(),
     };
-    let coverage = classify(Tool::Grep, settings, exited, finished, evidence)?;
+    let coverage = classify(Tool::Grep, settings, exit, finished, evidence)?;
     let hints = if has_results {
         Vec::new()
     } else {
-        let rg = super::rg_for_line(settings);
+        let rg = run::rg_for_line(settings);
         let workdir = Workdir::new(&settings.workdir);
         // An empty search ignoring case already is the case probe; one
         // following links, the link probe.
-        let probes = [
+        let lines: Vec<(Probe, Line)> = [
             Some(Probe::Ignored),
             (!r.ignore_case).then_some(Probe::Case),
-            (!r.follow && hints::LINK_PROBE).then_some(Probe::Links),
-        ];
-        let lines: Vec<(Probe, Line)> = probes
-            .into_iter()
-            .flatten()
-            .map(|probe| (probe, command::grep_probe_line(rg, probe, r)))
-            .collect();
-        hints::probe(&lines, settings, &workdir, finished.elapsed, budget)
+            (!r.follow && probes::LINK_PROBE).then_some(Probe::Links),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|probe| (probe, command::grep_probe_line(rg, probe, r)))
+        .collect();
+        probes::probe(&lines, settings, &workdir, finished.elapsed, budget)
     };
-    report(r, settings, budget, sink, coverage, hints)
-}
-
-/// The report of what `sink` kept (binary files' lines never shown, SPEC
-/// §2); `Err` when ordering a listing was stopped.
-fn report(
-    r: &GrepRequest,
-    settings: &Settings,
-    budget: Budget<'_>,
-    sink: Collect<'_>,
-    coverage: Coverage,
-    hints: Vec<Hint>,
-) -> Result<Report, Failure> {
-    let (items, binary_files) = sink.into_items(budget).map_err(|halt| Failure {
-        error: SearchError::halted(Tool::Grep, halt, settings.timeout_ms, TimeoutPage::Nothing)
-            .into(),
-        partial: None,
-    })?;
-    let paging = Paging {
-        cap: settings.limits.grep_max_matches.get(),
-        page: r.page,
-        context: r.context,
-    };
-    Ok(super::report(
-        Tool::Grep,
-        items,
-        paging,
-        coverage,
-        binary_files,
-        hints,
-    ))
+    sink.into_report(r, settings, budget, coverage, hints)
 }
 
 /// The argument error for a `type` rg does not know, with the close names

@@ -157,7 +157,7 @@ struct Entry {
     end: usize,
     /// Bytes of rg's path (a path is at most a few KiB: `PATH_MAX`).
     raw_len: u32,
-    shown_len: u32,
+    displayed_len: u32,
 }
 
 impl Entry {
@@ -165,8 +165,8 @@ impl Entry {
         (self.end - self.raw_len as usize, self.end)
     }
 
-    fn shown(&self) -> (usize, usize) {
-        (self.end - self.shown_len as usize, self.end)
+    fn displayed(&self) -> (usize, usize) {
+        (self.end - self.displayed_len as usize, self.end)
     }
 }
 
@@ -202,7 +202,7 @@ pub fn ordered_paths(
     paths::use_slashes(&mut listing);
     match order_entries(&listing, workdir, order, true, budget) {
         Ok(entries) => {
-            let ranges = entries.iter().map(Entry::shown).collect();
+            let ranges = entries.iter().map(Entry::displayed).collect();
             Ok(PathList::new(listing, ranges))
         }
         // The listing comes back: a timed-out glob still shows it.
@@ -220,7 +220,7 @@ pub fn matched_files(
     paths::use_slashes(&mut listing);
     match order_entries(&listing, workdir, GlobSort::Path, false, budget) {
         Ok(entries) => {
-            let ranges = entries.iter().map(Entry::shown).collect();
+            let ranges = entries.iter().map(Entry::displayed).collect();
             Ok(PathList::new(listing, ranges))
         }
         Err(halt) => Err((halt, listing)),
@@ -249,18 +249,18 @@ fn order_entries(
         };
         if let (true, Ok(raw_len)) = (kept, u32::try_from(piece.len())) {
             // The displayed form is the raw path or a suffix of it.
-            let shown_len = workdir.display(piece).len().min(piece.len());
+            let displayed_len = workdir.display(piece).len().min(piece.len());
             entries.push(Entry {
                 mtime: 0,
                 end,
                 raw_len,
-                shown_len: u32::try_from(shown_len).unwrap_or(raw_len),
+                displayed_len: u32::try_from(displayed_len).unwrap_or(raw_len),
             });
         }
         start = end + 1;
     }
     let path = |e: &Entry| {
-        let (from, to) = e.shown();
+        let (from, to) = e.displayed();
         &listing[from..to]
     };
     match order {

@@ -13,7 +13,7 @@ use std::io::{Read, Seek, SeekFrom};
 
 use super::paths::Workdir;
 use super::preview::{self, Preview};
-use super::report::{FileCount, FileLines, Line};
+use super::report::{FileCount, FileLines, ShownLine};
 use crate::rg::Sink;
 use crate::rg::giant::{self, Giant};
 use crate::rg::json::{self, LinesRecord, Record, Want};
@@ -47,7 +47,7 @@ pub struct MatchSink<'w> {
     records: u64,
     /// Displayed path → index in `files`.
     index: HashMap<Vec<u8>, usize>,
-    files: Vec<(Vec<u8>, Vec<Line>)>,
+    files: Vec<(Vec<u8>, Vec<ShownLine>)>,
     /// Matched lines per displayed path ([`Want::counts`]), and their sum.
     counts: Vec<(Vec<u8>, u64)>,
     counted: u64,
@@ -225,7 +225,7 @@ impl<'w> MatchSink<'w> {
             Ok(Some(Record::Context(record))) => {
                 self.tally(&record.path, size);
                 let preview = preview::preview(&record.lines, None, self.line_cap);
-                let line = shown(record.line_number, false, preview);
+                let line = shown_line(record.line_number, false, preview);
                 self.lines_of(&record.path).push(line);
                 Ok(())
             }
@@ -271,8 +271,8 @@ impl<'w> MatchSink<'w> {
         };
         self.tally(&g.path, size);
         let line = match g.kind.as_str() {
-            "match" => shown(number, true, self.giant_preview(&g)),
-            "context" => shown(number, false, preview::head_preview(&g.head, self.line_cap)),
+            "match" => shown_line(number, true, self.giant_preview(&g)),
+            "context" => shown_line(number, false, preview::head_preview(&g.head, self.line_cap)),
             _ => return,
         };
         self.lines_of(&g.path).push(line);
@@ -317,7 +317,7 @@ impl<'w> MatchSink<'w> {
     }
 
     /// The lines kept of the file rg printed as `path`.
-    fn lines_of(&mut self, path: &[u8]) -> &mut Vec<Line> {
+    fn lines_of(&mut self, path: &[u8]) -> &mut Vec<ShownLine> {
         let path = self.workdir.display(path);
         // rg prints one file's records together; look up only on change.
         let at = match self.files.last() {
@@ -404,13 +404,13 @@ fn matched_lines(
     record: &LinesRecord<'_>,
     cap: usize,
     multiline: bool,
-    out: &mut Vec<Line>,
+    out: &mut Vec<ShownLine>,
 ) -> Result<(), String> {
     let text: &[u8] = &record.lines;
     let last = text.len().saturating_sub(1);
     if !multiline || memchr::memchr(b'\n', &text[..last]).is_none() {
         let preview = preview::preview(text, record.first_match, cap);
-        out.push(shown(record.line_number, true, preview));
+        out.push(shown_line(record.line_number, true, preview));
         return Ok(());
     }
     let submatches: Vec<(usize, usize)> = record
@@ -432,14 +432,15 @@ fn matched_lines(
             .checked_add(k as u64)
             .ok_or_else(|| format!("a match record's lines run past line {}", u64::MAX))?;
         let preview = preview::preview(piece, first, cap);
-        out.push(shown(number, true, preview));
+        out.push(shown_line(number, true, preview));
         start = end;
     }
     Ok(())
 }
 
-fn shown(number: u64, matched: bool, preview: Preview) -> Line {
-    Line {
+/// The line numbered `number` as shown: its preview.
+fn shown_line(number: u64, matched: bool, preview: Preview) -> ShownLine {
+    ShownLine {
         number,
         matched,
         preview: preview.text,

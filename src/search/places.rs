@@ -11,6 +11,7 @@
 //! 3,000, packages/b/ 700`, but `tests/ 6` stays whole rather than become
 //! `tests/t1.rs 2, tests/t2.rs 2`. An agent can pass any place as `path`.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Places named.
@@ -127,6 +128,38 @@ impl Place<'_> {
             (_, path) => (path, true),
         }
     }
+}
+
+/// The places of `paths` by the directories they are in. One count per
+/// directory, on the raw bytes (a string is made per directory, not per
+/// path); runs of paths in one directory (rg lists a directory's entries
+/// together) are counted without a lookup.
+pub fn directories<'p>(paths: impl Iterator<Item = &'p [u8]>) -> Vec<(String, usize)> {
+    let mut dirs: HashMap<&[u8], usize> = HashMap::new();
+    let mut run: Option<(&[u8], usize)> = None;
+    for path in paths {
+        // Given up on (see `watchdog`): nobody will read these places.
+        if crate::stop::unwanted() {
+            break;
+        }
+        let dir = parent_bytes(path);
+        match &mut run {
+            Some((last, n)) if *last == dir => *n += 1,
+            _ => {
+                if let Some((last, n)) = run.replace((dir, 1)) {
+                    *dirs.entry(last).or_default() += n;
+                }
+            }
+        }
+    }
+    if let Some((last, n)) = run {
+        *dirs.entry(last).or_default() += n;
+    }
+    let named: Vec<(Cow<'_, str>, usize)> = dirs
+        .into_iter()
+        .map(|(dir, n)| (String::from_utf8_lossy(dir), n))
+        .collect();
+    largest(named.iter().map(|(d, n)| (d.as_ref(), *n)), Leaf::FilesIn)
 }
 
 /// The first [`PLACES`] of `places`, largest first, ties by name.

@@ -1,11 +1,9 @@
 //! The result of one successful search, independent of how it is shown.
 //!
 //! A report holds the COMPLETE ordered result (the spill needs it) and
-//! which of its entries the inline page shows (SPEC §3b): an entry is a
-//! path (glob), a matched line (grep content), or a file (grep files and
-//! count). Renderers decide nothing but layout; what a page of lines with
-//! context holds is decided here, once, for the search that sizes the page
-//! and the renderers that print it.
+//! which of its entries the inline page shows (SPEC §3b; see `page`): an
+//! entry is a path (glob), a matched line (grep content), or a file (grep
+//! files and count). Renderers decide nothing but layout.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -16,7 +14,7 @@ use crate::tool::Tool;
 /// One line of a file that grep shows: a matched line, or a context line
 /// around one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub struct ShownLine {
     pub number: u64,
     /// A matched line (`Line N:`); else a context line (`Line N-`).
     pub matched: bool,
@@ -30,11 +28,12 @@ pub struct Line {
 pub struct FileLines {
     /// The displayed path (lossily decoded; control characters unescaped).
     pub path: String,
-    pub lines: Vec<Line>,
+    pub lines: Vec<ShownLine>,
 }
 
 impl FileLines {
-    fn matched(&self) -> impl Iterator<Item = usize> + '_ {
+    /// The indices of the matched lines.
+    pub fn matched(&self) -> impl Iterator<Item = usize> + '_ {
         self.lines
             .iter()
             .enumerate()
@@ -97,20 +96,15 @@ impl PathList {
         self.ranges.len()
     }
 
-    /// The paths outside `from..from + n` (those a page there leaves
-    /// out), undecoded, in the order they lie in memory (rg's order): a scan
-    /// that reads the buffer front to back.
-    pub fn raw_outside_in_memory_order(
-        &self,
-        from: usize,
-        n: usize,
-    ) -> impl Iterator<Item = &[u8]> {
-        let end = from.saturating_add(n);
+    /// The paths whose index `keep` passes, undecoded, in the order they
+    /// lie in memory (rg's order): a scan that reads the buffer front to
+    /// back.
+    pub fn raw_in_memory_order(&self, keep: impl Fn(usize) -> bool) -> impl Iterator<Item = &[u8]> {
         let mut ranges: Vec<(usize, usize)> = self
             .ranges
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i < from || i >= end)
+            .filter(|&(i, _)| keep(i))
             .map(|(_, r)| *r)
             .collect();
         ranges.sort_unstable();
@@ -175,14 +169,16 @@ pub enum Coverage {
 /// The paths rg could not search in a search that still found results.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsearched {
-    /// rg's error messages on stderr (a message continued on the next
-    /// line, a path with a newline, counts once: see `rg::Stderr`).
-    pub paths: u64,
+    /// How many error messages rg wrote on stderr (a message continued on
+    /// the next line, a path with a newline, counts once: see
+    /// `rg::Stderr`); the text counts each as a path rg could not search.
+    pub errors: u64,
     /// The first message, as rg wrote it (escaped when shown).
     pub first_error: String,
 }
 
-/// A note that points the agent somewhere after a dead end (SPEC §4a).
+/// A note that points the agent somewhere after a dead end (SPEC §4a),
+/// made in `hints` (a probe's) or `page` (the remainder).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hint {
     /// An empty grep, and files the ignore or hidden-file rules skipped
@@ -243,7 +239,7 @@ pub enum Spill {
     NotSaved { reason: String },
 }
 
-/// Everything a renderer needs.
+/// Everything a renderer needs; made, and read page by page, in `page`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     pub tool: Tool,
@@ -273,23 +269,12 @@ pub struct Report {
 
 /// The lines of one file on a page of grep content, and whether a gap in
 /// line numbers comes before each (a `--` is printed there).
-pub type PageFile<'a> = (&'a str, Vec<(bool, &'a Line)>);
+pub type PageFile<'a> = (&'a str, Vec<(bool, &'a ShownLine)>);
 
 impl Report {
-    /// The page leaves entries out (before it, after it, or both).
-    pub fn truncated(&self) -> bool {
-        self.shown < self.total
-    }
-
     /// Nothing matched at all: no path, no line, no binary file.
     pub fn is_empty(&self) -> bool {
         self.total == 0 && self.binary_files.is_empty()
-    }
-
-    /// The offset of the next page, when entries follow this one.
-    pub fn next_offset(&self) -> Option<usize> {
-        let end = self.offset.checked_add(self.shown)?;
-        (end < self.total).then_some(end)
     }
 
     /// Files in the complete grep result (0 for glob).
@@ -301,152 +286,4 @@ impl Report {
             Items::Counts(files) => files.len(),
         }
     }
-
-    /// The page of paths (glob, grep files).
-    pub fn path_page(&self) -> Vec<Cow<'_, str>> {
-        match &self.items {
-            Items::Glob(paths) | Items::Files(paths) => {
-                paths.range(self.offset, self.shown).collect()
-            }
-            Items::Lines(_) | Items::Counts(_) => Vec::new(),
-        }
-    }
-
-    /// The page of counts (grep count).
-    pub fn count_page(&self) -> &[FileCount] {
-        match &self.items {
-            Items::Counts(files) => {
-                let from = self.offset.min(files.len());
-                &files[from..from.saturating_add(self.shown).min(files.len())]
-            }
-            _ => &[],
-        }
-    }
-
-    /// The page of grep content: per file, the lines the page's matched
-    /// lines show (see [`FileLines::window`]).
-    pub fn line_page(&self) -> Vec<PageFile<'_>> {
-        match &self.items {
-            Items::Lines(files) => lines_of(files, self.offset, self.shown, self.context),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Every line of grep content, as a page of the whole result.
-    pub fn all_lines(&self) -> Vec<PageFile<'_>> {
-        match &self.items {
-            Items::Lines(files) => lines_of(files, 0, self.total, self.context),
-            _ => Vec::new(),
-        }
-    }
-}
-
-#[cfg(test)]
-impl Report {
-    /// A report of `items` whose page shows the first `shown` entries, for
-    /// renderer tests: nothing else set.
-    pub fn of(tool: Tool, items: Items, shown: usize) -> Self {
-        let total = match &items {
-            Items::Glob(paths) | Items::Files(paths) => paths.len(),
-            Items::Lines(files) => files.iter().map(FileLines::matches).sum(),
-            Items::Counts(files) => files.len(),
-        };
-        Self {
-            tool,
-            items,
-            total,
-            offset: 0,
-            shown,
-            context: Context::default(),
-            paged: false,
-            limit_over_cap: None,
-            binary_files: Vec::new(),
-            coverage: Coverage::Complete,
-            spill: Spill::NotNeeded,
-            hints: Vec::new(),
-        }
-    }
-}
-
-/// The matched lines of `files` in order: (file, index in its lines).
-fn matched_lines(files: &[FileLines]) -> impl Iterator<Item = (usize, usize)> + '_ {
-    files
-        .iter()
-        .enumerate()
-        .flat_map(|(f, file)| file.matched().map(move |i| (f, i)))
-}
-
-/// The lines the matched lines `offset..offset + shown` show.
-fn lines_of(
-    files: &[FileLines],
-    offset: usize,
-    shown: usize,
-    context: Context,
-) -> Vec<PageFile<'_>> {
-    let mut page: Vec<PageFile<'_>> = Vec::new();
-    // The file being filled, and the last of its lines on the page.
-    let mut current: Option<(usize, usize)> = None;
-    for (f, at) in matched_lines(files).skip(offset).take(shown) {
-        // Given up on (see `watchdog`): nobody will read this page.
-        if crate::stop::unwanted() {
-            break;
-        }
-        let file = &files[f];
-        let window = file.window(at, context);
-        let from = match current {
-            Some((cf, last)) if cf == f => window.start.max(last + 1),
-            _ => {
-                page.push((file.path.as_str(), Vec::new()));
-                window.start
-            }
-        };
-        let Some((_, lines)) = page.last_mut() else {
-            continue;
-        };
-        for i in from..window.end {
-            // rg's `--` between blocks of context that do not touch.
-            let gap = match lines.last() {
-                Some((_, previous)) => {
-                    context.any() && previous.number.checked_add(1) != Some(file.lines[i].number)
-                }
-                None => false,
-            };
-            lines.push((gap, &file.lines[i]));
-        }
-        current = Some((f, window.end - 1));
-    }
-    page
-}
-
-/// How many matched lines, from `offset` on, a page of at most `budget`
-/// printed lines holds: each matched line with its whole context, at least
-/// one (SPEC §4 "The optional outputs": with context the cap counts
-/// printed lines, matched and context alike).
-pub fn lines_that_fit(
-    files: &[FileLines],
-    offset: usize,
-    budget: usize,
-    context: Context,
-) -> usize {
-    let mut shown = 0;
-    let mut printed: usize = 0;
-    let mut current: Option<(usize, usize)> = None;
-    for (f, at) in matched_lines(files).skip(offset) {
-        if crate::stop::unwanted() {
-            break;
-        }
-        let window = files[f].window(at, context);
-        let from = match current {
-            Some((cf, last)) if cf == f => window.start.max(last + 1),
-            _ => window.start,
-        };
-        let cost = window.end.saturating_sub(from);
-        if shown > 0 && printed.saturating_add(cost) > budget {
-            break;
-        }
-        printed += cost;
-        shown += 1;
-        current = Some((f, window.end - 1));
-    }
-    shown
 }

@@ -42,7 +42,8 @@ use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
-use super::{Exited, Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS, Wake};
+use super::{Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS};
+use crate::rg::ending::Exit;
 use crate::rg::stderr::Stderr;
 use crate::stop::Kill;
 
@@ -98,21 +99,23 @@ impl Child {
         !self.pipes.open()
     }
 
-    /// Wait up to `wait` for either pipe, and read what it has.
+    /// Wait up to `wait` for either pipe, and read what it has; `false`
+    /// when nothing came (output, or a pipe reaching its end) in that time.
     pub(super) fn read(
         &mut self,
         wait: Duration,
         meter: &mut Meter,
         feed: &mut impl FnMut(&[u8]),
-    ) -> Wake {
+    ) -> bool {
         if !self.pipes.wait(wait) {
-            return Wake::Quiet;
+            return false;
         }
-        if let Read::Overflow = self.pipes.read_stdout(meter, feed) {
-            return Wake::Overflow;
+        self.pipes.read_stdout(meter, feed);
+        // Past the cap the run ends at once.
+        if !meter.over() {
+            self.pipes.read_stderr();
         }
-        self.pipes.read_stderr();
-        Wake::Output
+        true
     }
 
     /// Whether sh has exited (left unreaped, so its group id stays ours).
@@ -138,7 +141,7 @@ impl Child {
         let status = self.sh.wait();
         self.pipes.stderr.close();
         Reaped {
-            exited: exited(&status),
+            exit: exit_of(&status),
             stdout_bytes: self.pipes.stdout_bytes,
             stderr: self.pipes.stderr,
         }
@@ -151,14 +154,14 @@ pub(super) fn too_long(e: &io::Error) -> bool {
 }
 
 /// How sh ended by itself, read once from its wait status.
-fn exited(status: &io::Result<ExitStatus>) -> Exited {
+fn exit_of(status: &io::Result<ExitStatus>) -> Exit {
     match status {
         Ok(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => Exited::Status(code),
-            (None, Some(signal)) => Exited::Signal(signal),
-            (None, None) => Exited::Status(UNKNOWN_STATUS),
+            (Some(code), _) => Exit::Status(code),
+            (None, Some(signal)) => Exit::Signal(signal),
+            (None, None) => Exit::Status(UNKNOWN_STATUS),
         },
-        Err(_) => Exited::Status(UNKNOWN_STATUS),
+        Err(_) => Exit::Status(UNKNOWN_STATUS),
     }
 }
 
@@ -199,14 +202,6 @@ struct Pipes {
     buf: Vec<u8>,
 }
 
-/// What one look at stdout found.
-enum Read {
-    /// Nothing more for now (or end of file).
-    Idle,
-    /// One byte past the cap.
-    Overflow,
-}
-
 impl Pipes {
     fn new(stdout: OwnedFd, stderr: OwnedFd) -> io::Result<Self> {
         rustix::io::ioctl_fionbio(&stdout, true)?;
@@ -243,16 +238,18 @@ impl Pipes {
         matches!(poll(&mut fds, Some(&timeout)), Ok(n) if n > 0)
     }
 
-    /// Read what stdout has, up to `READS_PER_WAKE` reads, passing it to `feed`.
-    fn read_stdout(&mut self, meter: &mut Meter, feed: &mut impl FnMut(&[u8])) -> Read {
+    /// Read what stdout has, up to `READS_PER_WAKE` reads or until the cap
+    /// is passed, passing it to `feed`.
+    fn read_stdout(&mut self, meter: &mut Meter, feed: &mut impl FnMut(&[u8])) {
         for _ in 0..READS_PER_WAKE {
             let Some(n) = read_some(&mut self.stdout, &mut self.buf[..]) else {
-                return Read::Idle;
+                return;
             };
             self.reads += 1;
             self.stdout_bytes += n as u64;
-            if meter.pass(&self.buf[..n], feed) {
-                return Read::Overflow;
+            meter.pass(&self.buf[..n], feed);
+            if meter.over() {
+                return;
             }
             // Linux tuning: once the output is large, let it pile up in the
             // grown pipe instead of waking for every write rg makes. rg
@@ -262,7 +259,6 @@ impl Pipes {
                 thread::sleep(Duration::from_micros(500));
             }
         }
-        Read::Idle
     }
 
     fn read_stderr(&mut self) {
@@ -340,10 +336,11 @@ mod tests {
     use std::path::Path;
     use std::time::Instant;
 
-    use super::super::{Ending, Finished, run};
+    use super::super::{Finished, run};
     use super::*;
     use crate::rg::Sink;
     use crate::rg::command::Line;
+    use crate::rg::ending::Ending;
     use crate::stop::{Budget, Halt, Stop};
 
     /// Keeps every byte it is given, and whether it was finished.
@@ -396,7 +393,7 @@ mod tests {
             let mut keep = Keep::default();
             let raw = run_line(&line, dir.path(), &stop, 1 << 30, &mut keep).unwrap();
             assert!(
-                raw.ending == Ending::Exited(Exited::Status(0)),
+                raw.ending == Ending::Exited(Exit::Status(0)),
                 "{:?}",
                 raw.ending
             );

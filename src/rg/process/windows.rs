@@ -55,7 +55,8 @@ use windows_sys::Win32::System::JobObjects::{
 };
 use windows_sys::Win32::System::Threading::{CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW};
 
-use super::{Exited, Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS, Wake};
+use super::{Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS};
+use crate::rg::ending::Exit;
 use crate::rg::stderr::Stderr;
 use crate::stop::Kill;
 
@@ -74,7 +75,7 @@ const _: () = assert!(ERROR_FILENAME_EXCED_RANGE == 206);
 const KILLED: u32 = 1;
 
 /// What a reader hands over.
-enum Event {
+enum PipeEvent {
     Stdout(Vec<u8>),
     Stderr(Vec<u8>),
     /// That pipe is at end of file (or failed).
@@ -86,7 +87,7 @@ pub(super) struct Child {
     rg: std::process::Child,
     /// Shared with the kill the watchdog may use (`kill_from_anywhere`).
     job: Option<Arc<Job>>,
-    events: Receiver<Event>,
+    events: Receiver<PipeEvent>,
     /// Pipes not yet at end of file.
     open: u8,
     stdout_bytes: u64,
@@ -114,8 +115,10 @@ impl Child {
         let job = job.filter(|job| job.assign(&rg).is_ok()).map(Arc::new);
         let (tx, events) = mpsc::sync_channel(QUEUE);
         let readers = match (rg.stdout.take(), rg.stderr.take()) {
-            (Some(out), Some(err)) => read_on_thread("rg stdout", out, tx.clone(), Event::Stdout)
-                .and_then(|()| read_on_thread("rg stderr", err, tx, Event::Stderr)),
+            (Some(out), Some(err)) => {
+                read_on_thread("rg stdout", out, tx.clone(), PipeEvent::Stdout)
+                    .and_then(|()| read_on_thread("rg stderr", err, tx, PipeEvent::Stderr))
+            }
             _ => Err(io::Error::other("the child's pipes were not created")),
         };
         let child = Self {
@@ -142,26 +145,26 @@ impl Child {
         self.open == 0
     }
 
-    /// Wait up to `wait` for what a reader hands over, and take it.
+    /// Wait up to `wait` for what a reader hands over, and take it;
+    /// `false` when nothing came (output, or a pipe reaching its end) in
+    /// that time.
     pub(super) fn read(
         &mut self,
         wait: Duration,
         meter: &mut Meter,
         feed: &mut impl FnMut(&[u8]),
-    ) -> Wake {
+    ) -> bool {
         match self.events.recv_timeout(wait) {
-            Ok(Event::Stdout(bytes)) => {
+            Ok(PipeEvent::Stdout(bytes)) => {
                 self.stdout_bytes += bytes.len() as u64;
-                if meter.pass(&bytes, feed) {
-                    return Wake::Overflow;
-                }
+                meter.pass(&bytes, feed);
             }
-            Ok(Event::Stderr(bytes)) => self.stderr.push(&bytes),
-            Ok(Event::Closed) => self.open = self.open.saturating_sub(1),
-            Err(RecvTimeoutError::Timeout) => return Wake::Quiet,
+            Ok(PipeEvent::Stderr(bytes)) => self.stderr.push(&bytes),
+            Ok(PipeEvent::Closed) => self.open = self.open.saturating_sub(1),
+            Err(RecvTimeoutError::Timeout) => return false,
             Err(RecvTimeoutError::Disconnected) => self.open = 0,
         }
-        Wake::Output
+        true
     }
 
     /// Whether rg has exited (its handle stays open, so nothing is reused).
@@ -198,14 +201,14 @@ impl Child {
     }
 
     pub(super) fn reap(mut self) -> Reaped {
-        let exited = match self.rg.wait() {
-            Ok(status) => Exited::Status(status.code().unwrap_or(UNKNOWN_STATUS)),
-            Err(_) => Exited::Status(UNKNOWN_STATUS),
+        let exit = match self.rg.wait() {
+            Ok(status) => Exit::Status(status.code().unwrap_or(UNKNOWN_STATUS)),
+            Err(_) => Exit::Status(UNKNOWN_STATUS),
         };
         // What the readers still queue is left to them: the run is over.
         self.stderr.close();
         Reaped {
-            exited,
+            exit,
             stdout_bytes: self.stdout_bytes,
             stderr: self.stderr,
         }
@@ -230,13 +233,13 @@ fn terminate(rg: &impl AsRawHandle) -> io::Result<()> {
 }
 
 /// Start a thread that reads `pipe` to its end, handing each chunk to
-/// `tx` as `wrap(chunk)`, then [`Event::Closed`]. It ends early once
+/// `tx` as `wrap(chunk)`, then [`PipeEvent::Closed`]. It ends early once
 /// nobody receives.
 fn read_on_thread(
     name: &str,
     mut pipe: impl Read + Send + 'static,
-    tx: SyncSender<Event>,
-    wrap: fn(Vec<u8>) -> Event,
+    tx: SyncSender<PipeEvent>,
+    wrap: fn(Vec<u8>) -> PipeEvent,
 ) -> io::Result<()> {
     thread::Builder::new()
         .name(name.to_owned())
@@ -256,7 +259,7 @@ fn read_on_thread(
                     Err(_) => break,
                 }
             }
-            let _ = tx.send(Event::Closed);
+            let _ = tx.send(PipeEvent::Closed);
         })
         .map(drop)
 }

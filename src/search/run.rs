@@ -1,0 +1,191 @@
+//! The steps both tools share to run rg: the checks before it starts, the
+//! runner's error mapping, the errors of a run cut short, and the run
+//! played back from what an rg printed (the fuzz targets' way in). How a
+//! run rg ended by itself stands is `classify`'s to judge.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use super::report::Report;
+use crate::error::{Error, Reason, SearchError};
+use crate::rg::command::Line;
+use crate::rg::process::{self, Finished, Spec};
+use crate::rg::{Ending, Sink, Stderr};
+use crate::settings::Settings;
+use crate::stop::Budget;
+use crate::tool::Tool;
+
+/// A search that failed, and what a timed-out one found before it stopped
+/// (SPEC §4a: its page is shown after the error). The error is a search
+/// error, or an argument that only rg could judge (an unknown `type`).
+#[derive(Debug)]
+pub struct SearchFailure {
+    pub error: Error,
+    pub partial: Option<Box<Report>>,
+}
+
+impl From<SearchError> for SearchFailure {
+    fn from(error: SearchError) -> Self {
+        Self {
+            error: Error::Search(error),
+            partial: None,
+        }
+    }
+}
+
+/// What a tool's pipeline hands back: its command as shown, how rg ran (if
+/// it was started), and the result.
+pub type Searched = (String, Option<Finished>, Result<Report, SearchFailure>);
+
+/// How long a timed-out search may take to order what rg printed (SPEC
+/// §4a: the page of what was found; the deadline has passed, so this grace
+/// is all it gets).
+const PARTIAL_GRACE: Duration = Duration::from_millis(100);
+
+/// The budget for ordering a timed-out search's page.
+pub fn grace(budget: Budget<'_>) -> Budget<'_> {
+    Budget {
+        deadline: Instant::now() + PARTIAL_GRACE,
+        stop: budget.stop,
+    }
+}
+
+/// The rg to name in a command line: the resolved one, or the given name
+/// when there is none (the line is then shown by `--explain`, never run).
+pub fn rg_for_line(settings: &Settings) -> &str {
+    settings.rg.path().unwrap_or(&settings.rg.given)
+}
+
+/// Everything that must hold before rg starts: an rg to run and a workdir
+/// sh can enter.
+fn check_ready(tool: Tool, settings: &Settings) -> Result<(), SearchError> {
+    if let Err(problem) = &settings.rg.resolved {
+        return Err(SearchError::new(
+            tool,
+            Reason::RgMissing {
+                given: settings.rg.given.clone(),
+                problem: problem.clone(),
+            },
+        ));
+    }
+    let problem = match std::fs::metadata(&settings.workdir) {
+        // sh must be able to enter it (search permission on the directory).
+        Ok(meta) if meta.is_dir() => match enterable(&settings.workdir) {
+            Ok(()) => return Ok(()),
+            Err(e) => format!("cannot be entered and read ({e})"),
+        },
+        Ok(_) => "is not a directory".to_owned(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => "does not exist".to_owned(),
+        Err(e) => format!("cannot be read ({e})"),
+    };
+    Err(SearchError::new(
+        tool,
+        Reason::Workdir {
+            workdir: settings.workdir.clone(),
+            problem,
+        },
+    ))
+}
+
+/// Unix: whether this process may enter and read `dir` (search and read
+/// permission), as rg must.
+#[cfg(unix)]
+fn enterable(dir: &std::path::Path) -> io::Result<()> {
+    let mode = rustix::fs::Access::EXEC_OK | rustix::fs::Access::READ_OK;
+    rustix::fs::access(dir, mode).map_err(io::Error::from)
+}
+
+/// Windows: whether `dir` can be listed (the ACL allows it).
+#[cfg(windows)]
+fn enterable(dir: &std::path::Path) -> io::Result<()> {
+    std::fs::read_dir(dir).map(drop)
+}
+
+/// Run a tool's `line` into `sink` once [`check_ready`] holds; `Err` when
+/// rg could not be started.
+pub fn execute<S: Sink>(
+    tool: Tool,
+    line: &Line,
+    settings: &Settings,
+    budget: Budget<'_>,
+    sink: &mut S,
+) -> Result<Finished, SearchError> {
+    check_ready(tool, settings)?;
+    let spec = Spec {
+        line,
+        workdir: &settings.workdir,
+        budget,
+        stdout_cap: settings.limits.raw_output_max_bytes.get(),
+    };
+    process::run(&spec, sink).map_err(|e| {
+        let reason = if process::too_long(&e) {
+            Reason::CommandTooLong {
+                bytes: line.shown().len(),
+            }
+        } else {
+            Reason::SpawnFailed {
+                workdir: settings.workdir.clone(),
+                reason: e.to_string(),
+            }
+        };
+        SearchError::new(tool, reason)
+    })
+}
+
+/// The error of output over the raw cap; `heavy` names the files that made
+/// most of it (grep).
+pub fn overflow(tool: Tool, settings: &Settings, heavy: Vec<(String, u8)>) -> SearchError {
+    SearchError::new(
+        tool,
+        Reason::RawOutputOverflow {
+            cap: settings.limits.raw_output_max_bytes.get(),
+            heavy,
+        },
+    )
+}
+
+/// A run of rg, played back: what its sink parsed and skimmed of its
+/// stdout, handed over `chunk` bytes at a time, and how it ended.
+#[derive(Debug, Clone, Copy)]
+pub struct Replay<'a> {
+    /// What the sink parses.
+    pub stdout: &'a [u8],
+    /// After an overflow, what the sink skims after `stdout`, as the
+    /// runner's feed does when its parser thread is behind.
+    pub skimmed: &'a [u8],
+    pub chunk: usize,
+    pub ending: Ending,
+    /// The longest record grep's content sink holds whole (the real bound
+    /// is at least 1 MiB; a smaller one reaches the streaming reader with
+    /// small inputs).
+    pub record_bound: usize,
+}
+
+/// Hand `replay`'s stdout to `sink` in the order the runner's feed does,
+/// and say how the run finished.
+pub fn play<S: Sink>(sink: &mut S, replay: Replay<'_>) -> Finished {
+    let Replay {
+        stdout,
+        skimmed,
+        chunk,
+        ending,
+        ..
+    } = replay;
+    for piece in stdout.chunks(chunk.max(1)) {
+        sink.chunk(piece);
+    }
+    for piece in skimmed.chunks(chunk.max(1)) {
+        sink.skim(piece);
+    }
+    match ending {
+        Ending::Exited(_) => sink.finish(),
+        Ending::Overflow => sink.overflowed(),
+        Ending::Halted(_) => {}
+    }
+    Finished {
+        ending,
+        stdout_bytes: (stdout.len() + skimmed.len()) as u64,
+        stderr: Stderr::default(),
+        elapsed: Duration::ZERO,
+    }
+}
