@@ -639,14 +639,14 @@ mod tests {
     /// 0 is refused naming the flag.
     #[test]
     fn number_options() {
-        type Field = fn(&Options) -> u64;
+        type Getter = fn(&Options) -> u64;
         let options = |args: &[&str]| {
             let mut argv = vec!["dsh-search"];
             argv.extend(args);
             argv.push("schema");
             Cli::try_parse_from(argv).map(|cli| cli.global.options())
         };
-        let table: [(&str, &str, u64, Field); 5] = [
+        let table: [(&str, &str, u64, Getter); 5] = [
             (
                 "glob-max-results",
                 "DSH_SEARCH_GLOB_MAX_RESULTS",

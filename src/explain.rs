@@ -9,7 +9,7 @@ use crate::error::{Error, Reason};
 use crate::locate::{DEFAULT_RG, Rg, RgSource};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
-use crate::search::{Ending, Exit, RgRun, SHOWN_AS};
+use crate::search::{Ending, RgExit, RgRun, SHOWN_AS};
 use crate::settings::Settings;
 use crate::stop::{self, Halt};
 use crate::tool::Tool;
@@ -136,8 +136,8 @@ const KILLED: &str = if cfg!(windows) {
 
 fn ended(run: &RgRun, s: &Settings) -> String {
     match run.ending {
-        Ending::Exited(Exit::Status(code)) => format!("rg exited with status {code}"),
-        Ending::Exited(Exit::Signal(sig)) => format!("rg was killed by signal {sig}"),
+        Ending::Exited(RgExit::Status(code)) => format!("rg exited with status {code}"),
+        Ending::Exited(RgExit::Signal(sig)) => format!("rg was killed by signal {sig}"),
         Ending::Overflow => format!(
             "stopped: raw output passed {} bytes; {KILLED}",
             s.limits.raw_output_max_bytes

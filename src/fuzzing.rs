@@ -31,9 +31,9 @@ use crate::mcp;
 use crate::render;
 use crate::request::{Context, GlobRequest, GrepRequest, Output, Page, Request};
 use crate::response::{Body, Response};
-use crate::rg::command::{self, Line, Probe};
+use crate::rg::command::{self, CommandLine, Probe};
 use crate::search::report::{Items, Report};
-use crate::search::{self, Ending, Exit, Replay, TRUNCATED_MARK, WINDOW_MARK};
+use crate::search::{self, Ending, Replay, RgExit, TRUNCATED_MARK, WINDOW_MARK};
 use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Settings};
 use crate::stop::{Halt, Stop};
 use crate::tool::Tool;
@@ -88,12 +88,12 @@ struct RpcResponse {
     #[serde(default)]
     result: Option<Box<RawValue>>,
     #[serde(default)]
-    error: Option<RpcError>,
+    error: Option<ErrorObject>,
 }
 
 /// An error object's two required members (`data` may follow).
 #[derive(Deserialize)]
-struct RpcError {
+struct ErrorObject {
     code: i64,
     message: String,
 }
@@ -200,7 +200,7 @@ fn check_command_lines(request: &Request) {
     }
 }
 
-/// The words `sh` makes of `script`, for the forms `Line::script` writes:
+/// The words `sh` makes of `script`, for the forms `CommandLine::script` writes:
 /// single-quoted runs, `\'`, and plain characters that nothing in sh
 /// treats specially. Anything else outside quotes fails: it would be sh's
 /// to interpret.
@@ -238,7 +238,7 @@ fn sh_words(script: &str) -> Vec<String> {
 /// The words a Windows program whose command line is `text` reads: the
 /// program, in quotes, then the arguments split as Rust's standard library
 /// (and `CommandLineToArgvW`) split them.
-fn windows_words(line: &Line, text: &str) -> Vec<String> {
+fn windows_words(line: &CommandLine, text: &str) -> Vec<String> {
     let program = format!("\"{}\"", line.program());
     let Some(rest) = text.strip_prefix(&program) else {
         panic!("the command line does not start with the program: {text:?}");
@@ -345,7 +345,7 @@ pub fn rg_output(data: &[u8]) {
     let status = [0, 1, 2, 137][usize::from(caps >> 4 & 3)];
     let half = stdout.len() / 2;
     let (ending, at) = match mode >> 3 & 3 {
-        0 | 1 => (Ending::Exited(Exit::Status(status)), stdout.len()),
+        0 | 1 => (Ending::Exited(RgExit::Status(status)), stdout.len()),
         2 => (Ending::Halted(Halt::TimedOut), stdout.len()),
         _ => (Ending::Overflow, half),
     };

@@ -40,7 +40,7 @@ use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
 use protocol::Server;
-use wire::{Id, Incoming, Line, RpcError};
+use wire::{Id, Incoming, Received, RpcError};
 
 /// Bytes of requests that may wait while one is served.
 pub const QUEUE_BYTES: usize = 32 * 1024 * 1024;
@@ -97,7 +97,7 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
 
 /// What the reader thread and the serving thread share.
 struct Shared {
-    out: Mutex<Output>,
+    out: Mutex<Replies>,
     ids: Mutex<Ids>,
     /// The server's: the signals every request's own stop shares.
     stop: Arc<Stop>,
@@ -106,7 +106,7 @@ struct Shared {
     queued_len: AtomicUsize,
 }
 
-struct Output {
+struct Replies {
     out: io::Stdout,
     /// The first write error; after it nothing more is written.
     failed: Option<io::Error>,
@@ -131,7 +131,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Shared {
     fn new(stop: &Arc<Stop>) -> Self {
         Self {
-            out: Mutex::new(Output {
+            out: Mutex::new(Replies {
                 out: io::stdout(),
                 failed: None,
             }),
@@ -225,13 +225,13 @@ fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
     let mut input = stdin.lock();
     loop {
         let line = match wire::read_line(&mut input) {
-            Ok(Line::Text(line)) => line,
-            Ok(Line::TooLong) => {
+            Ok(Received::Text(line)) => line,
+            Ok(Received::TooLong) => {
                 shared.write(&too_long());
                 continue;
             }
             // End of input, or stdin failed: nothing more will arrive.
-            Ok(Line::Eof) | Err(_) => {
+            Ok(Received::Eof) | Err(_) => {
                 let _ = tx.send(None);
                 return;
             }
@@ -323,13 +323,13 @@ fn first_look(line: &[u8], shared: &Shared) -> Look {
 /// function's.
 pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
     type Served = std::thread::Result<Vec<String>>;
-    type Job = (Vec<u8>, Settings, mpsc::Sender<Served>);
-    static WORKER: Mutex<Option<mpsc::Sender<Job>>> = Mutex::new(None);
+    type Work = (Vec<u8>, Settings, mpsc::Sender<Served>);
+    static WORKER: Mutex<Option<mpsc::Sender<Work>>> = Mutex::new(None);
     let (done, answer) = mpsc::channel();
     let job = (input.to_vec(), settings.clone(), done);
     let mut worker = lock(&WORKER);
     if worker.is_none() {
-        let (jobs, queue) = mpsc::channel::<Job>();
+        let (jobs, queue) = mpsc::channel::<Work>();
         let started = std::thread::Builder::new()
             .name("mcp-reader".to_owned())
             .spawn(move || {
@@ -360,12 +360,12 @@ fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let mut replies = Vec::new();
     loop {
         let line = match wire::read_line(&mut input) {
-            Ok(Line::Text(line)) => line,
-            Ok(Line::TooLong) => {
+            Ok(Received::Text(line)) => line,
+            Ok(Received::TooLong) => {
                 replies.push(too_long());
                 continue;
             }
-            Ok(Line::Eof) | Err(_) => return replies,
+            Ok(Received::Eof) | Err(_) => return replies,
         };
         match first_look(&line, &shared) {
             Look::Skip => {}

@@ -31,7 +31,7 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// One line of input.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub enum Received {
     /// A line, without its `\n` (the last one may have had none).
     Text(Vec<u8>),
     /// A line over [`MAX_LINE`], skipped up to its `\n` or the end of input.
@@ -41,7 +41,7 @@ pub enum Line {
 
 /// Read one line. Memory stays within [`MAX_LINE`] whatever the input:
 /// the bytes of an over-long line are dropped as they are read.
-pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
+pub fn read_line(input: &mut impl BufRead) -> io::Result<Received> {
     let mut line = Vec::new();
     let mut too_long = false;
     loop {
@@ -52,11 +52,11 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
         };
         if buf.is_empty() {
             return Ok(if too_long {
-                Line::TooLong
+                Received::TooLong
             } else if line.is_empty() {
-                Line::Eof
+                Received::Eof
             } else {
-                Line::Text(line)
+                Received::Text(line)
             });
         }
         let (chunk, used, done) = match memchr::memchr(b'\n', buf) {
@@ -73,9 +73,9 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Line> {
         input.consume(used);
         if done {
             return Ok(if too_long {
-                Line::TooLong
+                Received::TooLong
             } else {
-                Line::Text(line)
+                Received::Text(line)
             });
         }
     }
@@ -197,7 +197,7 @@ impl<'de> Deserialize<'de> for Field {
 
 /// The fields of a JSON-RPC message.
 #[derive(Deserialize)]
-struct Envelope {
+struct RpcFields {
     #[serde(default)]
     jsonrpc: Field,
     #[serde(default)]
@@ -229,7 +229,7 @@ pub fn parse(line: &[u8]) -> Result<Incoming, RpcError> {
             let items: Vec<&RawValue> = serde_json::from_slice(line).map_err(not_json)?;
             Ok(Incoming::Batch(items.into_iter().map(batch_item).collect()))
         }
-        Some(b'{') => match serde_json::from_slice::<Envelope>(line) {
+        Some(b'{') => match serde_json::from_slice::<RpcFields>(line) {
             Ok(envelope) => Ok(message(envelope)),
             Err(e) if e.is_data() => Ok(Incoming::Invalid(
                 None,
@@ -301,7 +301,7 @@ fn batch_item(item: &RawValue) -> Incoming {
     }
 }
 
-fn message(e: Envelope) -> Incoming {
+fn message(e: RpcFields) -> Incoming {
     let id = match &e.id {
         Field::Absent => None,
         field => match field.given().and_then(Id::from_raw) {
@@ -382,21 +382,27 @@ mod tests {
     fn lines_are_bounded_and_split() {
         let mut input = io::Cursor::new(b"a\nbc\n\nlast".to_vec());
         for want in [&b"a"[..], b"bc", b"", b"last"] {
-            assert_eq!(read_line(&mut input).unwrap(), Line::Text(want.to_vec()));
+            assert_eq!(
+                read_line(&mut input).unwrap(),
+                Received::Text(want.to_vec())
+            );
         }
-        assert_eq!(read_line(&mut input).unwrap(), Line::Eof);
+        assert_eq!(read_line(&mut input).unwrap(), Received::Eof);
         let mut long = vec![b'x'; MAX_LINE + 1];
         long.extend_from_slice(b"\nnext\n");
         long.extend(std::iter::repeat_n(b'y', MAX_LINE + 5));
         let mut input = io::BufReader::with_capacity(4096, io::Cursor::new(long));
-        assert_eq!(read_line(&mut input).unwrap(), Line::TooLong);
-        assert_eq!(read_line(&mut input).unwrap(), Line::Text(b"next".to_vec()));
+        assert_eq!(read_line(&mut input).unwrap(), Received::TooLong);
         assert_eq!(
             read_line(&mut input).unwrap(),
-            Line::TooLong,
+            Received::Text(b"next".to_vec())
+        );
+        assert_eq!(
+            read_line(&mut input).unwrap(),
+            Received::TooLong,
             "without a final newline"
         );
-        assert_eq!(read_line(&mut input).unwrap(), Line::Eof);
+        assert_eq!(read_line(&mut input).unwrap(), Received::Eof);
     }
 
     #[test]

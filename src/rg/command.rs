@@ -1,17 +1,17 @@
 //! The exact rg command lines of SPEC §2: built once as an argument list
-//! ([`Line`]), then shown and run in the form each OS needs. Pure: builds
+//! ([`CommandLine`]), then shown and run in the form each OS needs. Pure: builds
 //! values from a request, runs nothing.
 //!
-//! - Unix: [`Line::script`] joins the words into the one `sh -c` string,
+//! - Unix: [`CommandLine::script`] joins the words into the one `sh -c` string,
 //!   every model value through the one quoting function. The string starts
 //!   with `exec`, so sh becomes rg instead of forking it (dash, for one,
 //!   forks even a lone command): one process less per call, rg leads its
 //!   own process group, its exit status and any signal that killed it come
 //!   back unchanged, and the parent-death signal the runner sets lands on
 //!   rg itself.
-//! - Windows (SPEC §10): rg is started directly with [`Line::args`], each
+//! - Windows (SPEC §10): rg is started directly with [`CommandLine::args`], each
 //!   model value one argument, so nothing is quoted and nothing can be
-//!   injected; [`Line::windows_command_line`] is the command line that
+//!   injected; [`CommandLine::windows_command_line`] is the command line that
 //!   carries them, as `CreateProcessW` receives it.
 //!
 //! Either way the words are the same: the argument list is built here
@@ -25,7 +25,7 @@ use crate::tool::VCS_DIRS;
 
 /// One rg command: the rg to run and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub struct CommandLine {
     program: String,
     words: Vec<Word>,
 }
@@ -70,7 +70,7 @@ impl Word {
     }
 }
 
-impl Line {
+impl CommandLine {
     fn new(rg: &str) -> Self {
         Self {
             program: rg.to_owned(),
@@ -132,7 +132,7 @@ impl Line {
     }
 
     /// The form `--explain` shows: the string run on this OS.
-    pub fn shown(&self) -> String {
+    pub fn as_run(&self) -> String {
         #[cfg(unix)]
         return self.script();
         #[cfg(windows)]
@@ -153,13 +153,13 @@ impl Line {
     }
 }
 
-/// How `--explain` labels [`Line::shown`].
+/// How `--explain` labels [`CommandLine::as_run`].
 #[cfg(unix)]
 pub const SHOWN_AS: &str = "sh -c:";
 #[cfg(windows)]
 pub const SHOWN_AS: &str = "command:";
 
-/// One argument of a Windows command line (see [`Line::windows_command_line`]).
+/// One argument of a Windows command line (see [`CommandLine::windows_command_line`]).
 // Windows runs these; Unix tests them.
 #[cfg_attr(unix, allow(dead_code))]
 fn push_windows_arg(line: &mut String, arg: &str) {
@@ -191,7 +191,7 @@ fn push_windows_arg(line: &mut String, arg: &str) {
 /// excludes [`-- <root>`]: `root` is the request's path, or the directory
 /// the walk starts from (`search::glob::walk_root`). `ignore_case` makes
 /// the pattern an `--iglob`.
-pub fn glob_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
+pub fn glob_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> CommandLine {
     let flag = if r.ignore_case { "--iglob=" } else { "--glob=" };
     let mut line = glob_words(rg, flag, r, r.follow);
     push_path(&mut line, root);
@@ -200,8 +200,8 @@ pub fn glob_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
 
 /// `--files` with the pattern as `flag`, then the exclude after every
 /// other glob (SPEC §3a), and `--follow` when `follow`.
-fn glob_words(rg: &str, flag: &'static str, r: &GlobRequest, follow: bool) -> Line {
-    let mut line = Line::new(rg);
+fn glob_words(rg: &str, flag: &'static str, r: &GlobRequest, follow: bool) -> CommandLine {
+    let mut line = CommandLine::new(rg);
     line.flags(&["--no-config", "--files", "--null"]);
     if follow {
         line.flag("--follow");
@@ -214,13 +214,13 @@ fn glob_words(rg: &str, flag: &'static str, r: &GlobRequest, follow: bool) -> Li
 }
 
 /// `--glob=!<exclude>`: last, so it wins over every glob before it.
-fn push_exclude(line: &mut Line, exclude: Option<&str>) {
+fn push_exclude(line: &mut CommandLine, exclude: Option<&str>) {
     if let Some(exclude) = exclude {
         line.valued("--glob=", &format!("!{exclude}"));
     }
 }
 
-fn push_vcs_excludes(line: &mut Line) {
+fn push_vcs_excludes(line: &mut CommandLine) {
     for dir in VCS_DIRS {
         line.valued("--glob=", &format!("!**/{dir}"));
         line.valued("--glob=", &format!("!**/{dir}/**"));
@@ -243,7 +243,7 @@ pub enum Probe {
 /// the flags asked for) with one rule relaxed, files only, NUL-separated
 /// and in path order (so whatever the probe's byte cap cuts off, what it
 /// shows is the same every run).
-pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> Line {
+pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> CommandLine {
     // A probe lists files: the request's own output mode and context do
     // not apply.
     let files = GrepRequest {
@@ -276,22 +276,22 @@ pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> Line {
 }
 
 /// `rg --type-list`: the file types this rg knows, one per line.
-pub fn type_list_line(rg: &str) -> Line {
-    let mut line = Line::new(rg);
+pub fn type_list_line(rg: &str) -> CommandLine {
+    let mut line = CommandLine::new(rg);
     line.flags(&["--no-config", "--type-list"]);
     line
 }
 
 /// `rg --version`, for `--explain`.
-pub fn version_line(rg: &str) -> Line {
-    let mut line = Line::new(rg);
+pub fn version_line(rg: &str) -> CommandLine {
+    let mut line = CommandLine::new(rg);
     line.flag("--version");
     line
 }
 
 /// The case probe of an empty glob: the pattern as `--iglob`, in path
 /// order, walked from `root` as the search was.
-pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
+pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> CommandLine {
     let mut line = glob_words(rg, "--iglob=", r, r.follow);
     line.flag("--sort=path");
     push_path(&mut line, root);
@@ -300,7 +300,7 @@ pub fn glob_case_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
 
 /// The link probe of an empty glob: the same search following symbolic
 /// links, in path order, walked from `root` as the search was.
-pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
+pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> CommandLine {
     let flag = if r.ignore_case { "--iglob=" } else { "--glob=" };
     let mut line = glob_words(rg, flag, r, true);
     line.flag("--sort=path");
@@ -323,7 +323,7 @@ pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Line {
 /// (`--with-filename`: rg prints a bare number for a search of one file,
 /// and one file is a tree of one file, SPEC §3a); a count of a multiline search reads `--json`'s per-file `matched_lines`,
 /// since rg's `--count` counts a match that spans lines once.
-pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
+pub fn grep_line(rg: &str, r: &GrepRequest) -> CommandLine {
     let output: &[&'static str] = match r.output {
         Output::Content => &["--json", "--binary", "--no-mmap"],
         Output::Files => &["--files-with-matches", "--null", "--binary", "--no-mmap"],
@@ -344,8 +344,8 @@ pub fn grep_line(rg: &str, r: &GrepRequest) -> Line {
 /// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
 /// \[`--glob=<include>`\] \[`--glob=!<exclude>`\]: what grep and its
 /// probes share.
-fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
-    let mut line = Line::new(rg);
+fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> CommandLine {
+    let mut line = CommandLine::new(rg);
     line.flag("--no-config");
     line.flags(output);
     if r.ignore_case {
@@ -388,7 +388,7 @@ fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> Line {
     line
 }
 
-fn push_path(line: &mut Line, path: Option<&str>) {
+fn push_path(line: &mut CommandLine, path: Option<&str>) {
     if let Some(path) = path {
         line.flag("--");
         line.words.push(Word::Value(path.to_owned()));
@@ -548,7 +548,7 @@ mod tests {
 
     #[test]
     fn windows_command_lines_quote_as_std_does() {
-        let mut line = Line::new(r"C:\rg\rg.exe");
+        let mut line = CommandLine::new(r"C:\rg\rg.exe");
         for arg in [
             "plain",
             "",

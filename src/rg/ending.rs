@@ -7,7 +7,7 @@ use crate::stop::Halt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
     /// rg ended by itself.
-    Exited(Exit),
+    Exited(RgExit),
     /// stdout went over the cap; the group was killed.
     Overflow,
     /// The deadline passed, or the stop channel said stop; the group was killed.
@@ -16,7 +16,7 @@ pub enum Ending {
 
 /// rg's own exit, as the OS reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
+pub enum RgExit {
     /// With this exit status.
     Status(i32),
     /// Killed by this signal (Unix).

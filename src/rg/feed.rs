@@ -235,7 +235,7 @@ fn lower_priority() {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rg::ending::Exit;
+    use crate::rg::ending::RgExit;
     use crate::stop::Stop;
 
     /// What a sink was handed.
@@ -268,7 +268,7 @@ mod tests {
         };
         let later = now + Duration::from_secs(600);
         let backlog = || vec![b"ab".to_vec(), b"cd".to_vec()].into_iter();
-        let exited = Ending::Exited(Exit::Status(0));
+        let exited = Ending::Exited(RgExit::Status(0));
         let timed_out = Ending::Halted(Halt::TimedOut);
         let run = |ending, budget, grace| {
             let mut seen = Seen::default();

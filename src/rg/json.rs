@@ -63,7 +63,7 @@ pub struct LinesRecord<'a> {
 }
 
 #[derive(Deserialize)]
-struct Envelope<'a> {
+struct Tagged<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
     #[serde(borrow, default)]
@@ -232,7 +232,7 @@ pub fn decode(line: &[u8], want: Want) -> Result<Option<Record<'_>>, String> {
     if !is_object(line) {
         return Err("not a JSON record: expected a JSON object".to_owned());
     }
-    let envelope: Envelope<'_> =
+    let envelope: Tagged<'_> =
         serde_json::from_slice(line).map_err(|e| format!("not a JSON record: {e}"))?;
     let kind = envelope.kind;
     if !matches!(kind.as_ref(), "match" | "context" | "end") {

@@ -11,7 +11,7 @@ pub mod process;
 pub mod quote;
 mod stderr;
 
-pub use ending::{Ending, Exit};
+pub use ending::{Ending, RgExit};
 pub use feed::Sink;
 pub use stderr::Stderr;
 

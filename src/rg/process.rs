@@ -1,4 +1,4 @@
-//! The only code that starts a process: one rg [`Line`] run to its end or
+//! The only code that starts a process: one rg [`CommandLine`] run to its end or
 //! to the first limit it hits, its stdout counted against the byte cap and
 //! handed to a [`Sink`], its stderr kept bounded.
 //!
@@ -36,8 +36,8 @@ use std::sync::atomic::AtomicBool;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::command::{self, Line};
-use super::ending::{Ending, Exit};
+use super::command::{self, CommandLine};
+use super::ending::{Ending, RgExit};
 use super::feed::{Feed, Sink};
 use super::stderr::Stderr;
 use crate::stop::Budget;
@@ -66,7 +66,7 @@ const UNKNOWN_STATUS: i32 = 255;
 /// What to run.
 #[derive(Debug, Clone, Copy)]
 pub struct Spec<'a> {
-    pub line: &'a Line,
+    pub line: &'a CommandLine,
     pub workdir: &'a Path,
     /// The call's deadline and stop channel.
     pub budget: Budget<'a>,
@@ -191,7 +191,7 @@ fn watch(
 
 /// What `reap` hands back.
 struct Reaped {
-    exit: Exit,
+    exit: RgExit,
     stdout_bytes: u64,
     stderr: Stderr,
 }
@@ -249,14 +249,14 @@ impl Meter {
 /// The first line of `<rg> --version`, for `--explain`; `None` when rg
 /// cannot say within a second.
 pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
-    struct Collect(Vec<u8>);
-    impl Sink for Collect {
+    struct Kept(Vec<u8>);
+    impl Sink for Kept {
         fn chunk(&mut self, bytes: &[u8]) {
             self.0.extend_from_slice(bytes);
         }
     }
     let line = command::version_line(rg);
-    let mut out = Collect(Vec::new());
+    let mut out = Kept(Vec::new());
     let spec = Spec {
         line: &line,
         workdir,
@@ -265,7 +265,7 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
     };
     let finished = run(&spec, &mut out).ok()?;
     match finished.ending {
-        Ending::Exited(Exit::Status(0)) => String::from_utf8_lossy(&out.0)
+        Ending::Exited(RgExit::Status(0)) => String::from_utf8_lossy(&out.0)
             .lines()
             .next()
             .map(str::to_owned),

@@ -16,7 +16,7 @@
 use super::report::{Coverage, Unsearched};
 use crate::error::{Reason, Rejection, SearchError};
 use crate::rg::process::Finished;
-use crate::rg::{Exit, Stderr};
+use crate::rg::{RgExit, Stderr};
 use crate::settings::Settings;
 use crate::tool::Tool;
 
@@ -57,7 +57,7 @@ pub struct Evidence<'a> {
 pub fn classify(
     tool: Tool,
     settings: &Settings,
-    exit: Exit,
+    exit: RgExit,
     run: &Finished,
     evidence: Evidence<'_>,
 ) -> Result<Coverage, SearchError> {
@@ -69,13 +69,13 @@ pub fn classify(
     let stderr = || run.stderr.excerpt();
     let fail = |reason| Err(SearchError::new(tool, reason));
     let code = match exit {
-        Exit::Signal(signal) => {
+        RgExit::Signal(signal) => {
             return fail(Reason::RgKilled {
                 signal,
                 stderr: stderr(),
             });
         }
-        Exit::Status(code) => code,
+        RgExit::Status(code) => code,
     };
     if code == 2 && run.stdout_bytes == 0 {
         if let Some(rejection) = rejection(tool, &run.stderr) {
@@ -136,8 +136,8 @@ pub fn classify(
 /// The file type rg did not know, when that is why it stopped: exit 2,
 /// nothing printed, and `unrecognized file type: NAME` first (rg checks
 /// its arguments before it searches).
-pub fn unknown_type(exit: Exit, run: &Finished) -> Option<String> {
-    if exit != Exit::Status(2) || run.stdout_bytes != 0 {
+pub fn unknown_type(exit: RgExit, run: &Finished) -> Option<String> {
+    if exit != RgExit::Status(2) || run.stdout_bytes != 0 {
         return None;
     }
     let first = run.stderr.first_line();

@@ -35,9 +35,9 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
     match run::execute(Tool::Glob, &line, settings, budget, &mut sink) {
         Ok(finished) => {
             let result = result(r, root.as_deref(), settings, budget, &finished, sink);
-            (line.shown(), Some(finished), result)
+            (line.as_run(), Some(finished), result)
         }
-        Err(e) => (line.shown(), None, Err(e.into())),
+        Err(e) => (line.as_run(), None, Err(e.into())),
     }
 }
 

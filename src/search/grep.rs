@@ -16,7 +16,7 @@ use super::run::{self, Replay, SearchFailure, Searched};
 use super::types;
 use crate::error::{ArgumentError, SearchError, TimeoutPage};
 use crate::request::{GrepRequest, Output};
-use crate::rg::command::{self, Line, Probe};
+use crate::rg::command::{self, CommandLine, Probe};
 use crate::rg::json::Want;
 use crate::rg::process::Finished;
 use crate::rg::{Ending, Sink};
@@ -33,9 +33,9 @@ pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -
     match run::execute(Tool::Grep, &line, settings, budget, &mut sink) {
         Ok(finished) => {
             let result = result(r, settings, budget, &finished, sink);
-            (line.shown(), Some(finished), result)
+            (line.as_run(), Some(finished), result)
         }
-        Err(e) => (line.shown(), None, Err(e.into())),
+        Err(e) => (line.as_run(), None, Err(e.into())),
     }
 }
 
@@ -251,7 +251,7 @@ fn result(
         let workdir = Workdir::new(&settings.workdir);
         // An empty search ignoring case already is the case probe; one
         // following links, the link probe.
-        let lines: Vec<(Probe, Line)> = [
+        let lines: Vec<(Probe, CommandLine)> = [
             Some(Probe::Ignored),
             (!r.ignore_case).then_some(Probe::Case),
             (!r.follow && probes::LINK_PROBE).then_some(Probe::Links),

@@ -31,7 +31,7 @@ use crate::stop::{Budget, Stop};
 use report::Report;
 
 pub use crate::rg::command::SHOWN_AS;
-pub use crate::rg::{Ending, Exit};
+pub use crate::rg::{Ending, RgExit};
 pub use matches::record_bound;
 pub use preview::{TRUNCATED_MARK, WINDOW_MARK};
 pub use run::{Replay, SearchFailure};

@@ -15,9 +15,9 @@ use std::time::Duration;
 use super::listing::{self, ListingSink};
 use super::paths::Workdir;
 use super::report::{Hint, Linked};
-use crate::rg::command::{Line, Probe};
+use crate::rg::command::{CommandLine, Probe};
 use crate::rg::process::{self, Spec};
-use crate::rg::{Ending, Exit};
+use crate::rg::{Ending, RgExit};
 use crate::settings::Settings;
 use crate::stop::Budget;
 
@@ -61,7 +61,7 @@ fn probe_floor() -> Duration {
 /// (built by the tool, see `rg::command`) run side by side, within the
 /// share of the budget above.
 pub fn probe(
-    lines: &[(Probe, Line)],
+    lines: &[(Probe, CommandLine)],
     settings: &Settings,
     workdir: &Workdir,
     took: Duration,
@@ -128,7 +128,7 @@ fn listed(spec: &Spec<'_>, workdir: &Workdir) -> Option<Listed> {
     let mut sink = ListingSink::default();
     let finished = process::run(spec, &mut sink).ok()?;
     let complete = match finished.ending {
-        Ending::Exited(Exit::Status(0)) => true,
+        Ending::Exited(RgExit::Status(0)) => true,
         // It found more than it may print: what it printed stands.
         Ending::Overflow => false,
         _ => return None,

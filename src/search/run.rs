@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::report::Report;
 use crate::error::{Error, Reason, SearchError};
-use crate::rg::command::Line;
+use crate::rg::command::CommandLine;
 use crate::rg::process::{self, Finished, Spec};
 use crate::rg::{Ending, Sink, Stderr};
 use crate::settings::Settings;
@@ -105,7 +105,7 @@ fn enterable(dir: &std::path::Path) -> io::Result<()> {
 /// rg could not be started.
 pub fn execute<S: Sink>(
     tool: Tool,
-    line: &Line,
+    line: &CommandLine,
     settings: &Settings,
     budget: Budget<'_>,
     sink: &mut S,
@@ -120,7 +120,7 @@ pub fn execute<S: Sink>(
     process::run(&spec, sink).map_err(|e| {
         let reason = if process::too_long(&e) {
             Reason::CommandTooLong {
-                bytes: line.shown().len(),
+                bytes: line.as_run().len(),
             }
         } else {
             Reason::SpawnFailed {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::listing::ListingSink;
 use crate::rg::command;
 use crate::rg::process::{self, Spec};
-use crate::rg::{Ending, Exit};
+use crate::rg::{Ending, RgExit};
 use crate::settings::Settings;
 use crate::stop::Budget;
 
@@ -37,7 +37,7 @@ pub fn list(settings: &Settings, budget: Budget<'_>) -> Vec<FileType> {
         stdout_cap: 1 << 20,
     };
     match process::run(&spec, &mut sink) {
-        Ok(finished) if finished.ending == Ending::Exited(Exit::Status(0)) => {
+        Ok(finished) if finished.ending == Ending::Exited(RgExit::Status(0)) => {
             parse(&String::from_utf8_lossy(&sink.bytes))
         }
         _ => Vec::new(),

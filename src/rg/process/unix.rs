@@ -1,4 +1,4 @@
-//! The Unix half of the runner: `/bin/sh -c SCRIPT` (the [`Line`](crate::rg::command::Line)'s
+//! The Unix half of the runner: `/bin/sh -c SCRIPT` (the [`CommandLine`](crate::rg::command::CommandLine)'s
 //! script, which `exec`s rg) in a process group of its own, both pipes
 //! read by one `poll(2)` loop on the calling thread, the group killed with
 //! `killpg`.
@@ -43,7 +43,7 @@ use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
 use super::{Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS};
-use crate::rg::ending::Exit;
+use crate::rg::ending::RgExit;
 use crate::rg::stderr::Stderr;
 use crate::stop::Kill;
 
@@ -154,14 +154,14 @@ pub(super) fn too_long(e: &io::Error) -> bool {
 }
 
 /// How sh ended by itself, read once from its wait status.
-fn exit_of(status: &io::Result<ExitStatus>) -> Exit {
+fn exit_of(status: &io::Result<ExitStatus>) -> RgExit {
     match status {
         Ok(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => Exit::Status(code),
-            (None, Some(signal)) => Exit::Signal(signal),
-            (None, None) => Exit::Status(UNKNOWN_STATUS),
+            (Some(code), _) => RgExit::Status(code),
+            (None, Some(signal)) => RgExit::Signal(signal),
+            (None, None) => RgExit::Status(UNKNOWN_STATUS),
         },
-        Err(_) => Exit::Status(UNKNOWN_STATUS),
+        Err(_) => RgExit::Status(UNKNOWN_STATUS),
     }
 }
 
@@ -339,7 +339,7 @@ mod tests {
     use super::super::{Finished, run};
     use super::*;
     use crate::rg::Sink;
-    use crate::rg::command::Line;
+    use crate::rg::command::CommandLine;
     use crate::rg::ending::Ending;
     use crate::stop::{Budget, Halt, Stop};
 
@@ -361,7 +361,7 @@ mod tests {
     }
 
     fn run_line(
-        line: &Line,
+        line: &CommandLine,
         dir: &Path,
         stop: &Stop,
         cap: u64,
@@ -387,13 +387,13 @@ mod tests {
         std::fs::write(dir.path().join("data"), &data).unwrap();
         let stop = Stop::new();
         for (line, want) in [
-            (Line::of("cat", &["data"]), &data[..]),
-            (Line::of("printf", &["abc"]), b"abc"),
+            (CommandLine::of("cat", &["data"]), &data[..]),
+            (CommandLine::of("printf", &["abc"]), b"abc"),
         ] {
             let mut keep = Keep::default();
             let raw = run_line(&line, dir.path(), &stop, 1 << 30, &mut keep).unwrap();
             assert!(
-                raw.ending == Ending::Exited(Exit::Status(0)),
+                raw.ending == Ending::Exited(RgExit::Status(0)),
                 "{:?}",
                 raw.ending
             );
@@ -408,12 +408,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let stop = Stop::new();
         let mut keep = Keep::default();
-        let raw = run_line(&Line::of("yes", &[]), dir.path(), &stop, 1 << 20, &mut keep).unwrap();
+        let raw = run_line(
+            &CommandLine::of("yes", &[]),
+            dir.path(),
+            &stop,
+            1 << 20,
+            &mut keep,
+        )
+        .unwrap();
         assert_eq!(raw.ending, Ending::Overflow);
         assert!(!keep.finished && keep.bytes.len() <= 1 << 20);
         stop.cancel();
         let mut keep = Keep::default();
-        let raw = run_line(&Line::of("sleep", &["5"]), dir.path(), &stop, 10, &mut keep).unwrap();
+        let raw = run_line(
+            &CommandLine::of("sleep", &["5"]),
+            dir.path(),
+            &stop,
+            10,
+            &mut keep,
+        )
+        .unwrap();
         assert_eq!(raw.ending, Ending::Halted(Halt::Cancelled));
         assert!(!keep.finished);
     }
@@ -425,7 +439,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let stop = Stop::new();
         let mut keep = Keep::default();
-        let line = Line::of("touch", &["made\0", "here"]);
+        let line = CommandLine::of("touch", &["made\0", "here"]);
         let started = run_line(&line, dir.path(), &stop, 10, &mut keep);
         assert!(started.is_err(), "{started:?}");
         assert!(!dir.path().join("made").exists());

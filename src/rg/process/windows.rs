@@ -1,5 +1,5 @@
 //! The Windows half of the runner (SPEC §10): rg started directly, with
-//! the [`Line`](crate::rg::command::Line)'s arguments (no shell, nothing quoted), in a Job Object
+//! the [`CommandLine`](crate::rg::command::CommandLine)'s arguments (no shell, nothing quoted), in a Job Object
 //! that kills it when the job is killed or closed.
 //!
 //! **Started directly.** `std::process::Command` with the resolved,
@@ -56,7 +56,7 @@ use windows_sys::Win32::System::JobObjects::{
 use windows_sys::Win32::System::Threading::{CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW};
 
 use super::{Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS};
-use crate::rg::ending::Exit;
+use crate::rg::ending::RgExit;
 use crate::rg::stderr::Stderr;
 use crate::stop::Kill;
 
@@ -202,8 +202,8 @@ impl Child {
 
     pub(super) fn reap(mut self) -> Reaped {
         let exit = match self.rg.wait() {
-            Ok(status) => Exit::Status(status.code().unwrap_or(UNKNOWN_STATUS)),
-            Err(_) => Exit::Status(UNKNOWN_STATUS),
+            Ok(status) => RgExit::Status(status.code().unwrap_or(UNKNOWN_STATUS)),
+            Err(_) => RgExit::Status(UNKNOWN_STATUS),
         };
         // What the readers still queue is left to them: the run is over.
         self.stderr.close();
