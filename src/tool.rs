@@ -78,14 +78,25 @@ const CONTEXT_LINES: ArgKind = ArgKind::Number {
     max: Some(MAX_CONTEXT),
 };
 
-const IGNORE_CASE: Argument = Argument {
-    name: "ignore_case",
+/// What a row says unless it says otherwise: an optional flag with no
+/// short form.
+const ROW: Argument = Argument {
+    name: "",
     kind: ArgKind::Switch,
     required: false,
     positional: false,
+    short: None,
+    help: "",
+    description: "",
+};
+
+const IGNORE_CASE: Argument = Argument {
+    name: "ignore_case",
+    kind: ArgKind::Switch,
     short: Some('i'),
     help: "Match regardless of case",
     description: "Match regardless of case",
+    ..ROW
 };
 
 /// `exclude` (SPEC §3a): one glob whose matches are left out, after every
@@ -93,73 +104,163 @@ const IGNORE_CASE: Argument = Argument {
 const EXCLUDE: Argument = Argument {
     name: "exclude",
     kind: ArgKind::Text { value_name: "GLOB" },
-    required: false,
-    positional: false,
-    short: None,
     help: "Leave out files matching ONE glob, such as '**/tests/**' or '*.min.js'",
     description: "One glob of files to leave out, such as **/tests/** or *.min.js",
+    ..ROW
 };
 
 /// `follow` (SPEC §3a): rg's `--follow`.
 const FOLLOW: Argument = Argument {
     name: "follow",
     kind: ArgKind::Switch,
-    required: false,
-    positional: false,
     short: Some('L'),
     help: "Follow symbolic links (a linked directory is searched too)",
     description: "Follow symbolic links",
+    ..ROW
 };
 
-const OFFSET: Argument = Argument {
+pub const OFFSET: Argument = Argument {
     name: "offset",
     kind: ArgKind::Number {
         value_name: "N",
         min: 0,
         max: None,
     },
-    required: false,
-    positional: false,
-    short: None,
     help: "Entries of the ordered result to skip before the page (the next page's offset is printed)",
     description: "Entries of the ordered result to skip; a page says the next offset",
+    ..ROW
 };
 
-const LIMIT: Argument = Argument {
+pub const LIMIT: Argument = Argument {
     name: "limit",
     kind: ArgKind::Number {
         value_name: "N",
         min: 1,
         max: None,
     },
-    required: false,
-    positional: false,
-    short: None,
     help: "Entries on the page (at most the cap)",
     description: "Entries on the page (at most the cap)",
+    ..ROW
+};
+
+const GLOB_PATTERN: Argument = Argument {
+    name: "pattern",
+    kind: ArgKind::Text {
+        value_name: "PATTERN",
+    },
+    required: true,
+    positional: true,
+    help: "A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'",
+    description: "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
+    ..ROW
+};
+
+const GLOB_PATH: Argument = Argument {
+    name: "path",
+    kind: ArgKind::Text { value_name: "PATH" },
+    positional: true,
+    help: "Directory to search [default: the workdir]",
+    description: "Directory to search; omit to search the workdir",
+    ..ROW
+};
+
+const GREP_PATTERN: Argument = Argument {
+    name: "pattern",
+    kind: ArgKind::Text {
+        value_name: "PATTERN",
+    },
+    required: true,
+    positional: true,
+    help: "A ripgrep regex, such as 'fn \\w+_test'",
+    description: "Ripgrep regex searched for in file contents, such as fn\\s+main",
+    ..ROW
+};
+
+const GREP_PATH: Argument = Argument {
+    name: "path",
+    kind: ArgKind::Text { value_name: "PATH" },
+    positional: true,
+    help: "File or directory to search [default: the workdir]",
+    description: "File or directory to search; omit to search the workdir",
+    ..ROW
+};
+
+const INCLUDE: Argument = Argument {
+    name: "include",
+    kind: ArgKind::Text { value_name: "GLOB" },
+    help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
+    description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
+    ..ROW
+};
+
+const OUTPUT: Argument = Argument {
+    name: "output",
+    kind: ArgKind::Choice {
+        value_name: "MODE",
+        values: &OUTPUT_MODES,
+    },
+    help: "What to print: matched lines (content), the files that match (files), or matches per file (count)",
+    description: "content: matched lines (default); files: matching files; count: matches per file",
+    ..ROW
+};
+
+pub const CONTEXT: Argument = Argument {
+    name: "context",
+    kind: CONTEXT_LINES,
+    short: Some('C'),
+    help: "Lines of context before and after each match (0-100; output content)",
+    description: "Lines shown before and after each match (content only)",
+    ..ROW
+};
+
+pub const BEFORE: Argument = Argument {
+    name: "before",
+    kind: CONTEXT_LINES,
+    short: Some('B'),
+    help: "Lines of context before each match (0-100; wins over --context)",
+    description: "Lines shown before each match; overrides context",
+    ..ROW
+};
+
+pub const AFTER: Argument = Argument {
+    name: "after",
+    kind: CONTEXT_LINES,
+    short: Some('A'),
+    help: "Lines of context after each match (0-100; wins over --context)",
+    description: "Lines shown after each match; overrides context",
+    ..ROW
+};
+
+const LITERAL: Argument = Argument {
+    name: "literal",
+    kind: ArgKind::Switch,
+    short: Some('F'),
+    help: "Search for the pattern as written, not as a regex",
+    description: "Search for the pattern as written, not as a regex",
+    ..ROW
+};
+
+const MULTILINE: Argument = Argument {
+    name: "multiline",
+    kind: ArgKind::Switch,
+    short: Some('U'),
+    help: "Let a match span lines ('.' matches a newline too); each of its lines is shown",
+    description: "Let matches span lines; . matches newlines",
+    ..ROW
+};
+
+const TYPE: Argument = Argument {
+    name: "type",
+    kind: ArgKind::Text { value_name: "TYPE" },
+    short: Some('t'),
+    help: "Search only files of one ripgrep file type, such as rust or py (rg --type-list)",
+    description: "Ripgrep file type to search, such as rust, py or ts",
+    ..ROW
 };
 
 const GLOB_ARGUMENTS: [Argument; 7] = [
-    Argument {
-        name: "pattern",
-        kind: ArgKind::Text {
-            value_name: "PATTERN",
-        },
-        required: true,
-        positional: true,
-        short: None,
-        help: "A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'",
-        description: "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
-    },
-    Argument {
-        name: "path",
-        kind: ArgKind::Text { value_name: "PATH" },
-        required: false,
-        positional: true,
-        short: None,
-        help: "Directory to search [default: the workdir]",
-        description: "Directory to search; omit to search the workdir",
-    },
+    GLOB_PATTERN,
+    GLOB_PATH,
     EXCLUDE,
     IGNORE_CASE,
     FOLLOW,
@@ -168,103 +269,18 @@ const GLOB_ARGUMENTS: [Argument; 7] = [
 ];
 
 const GREP_ARGUMENTS: [Argument; 15] = [
-    Argument {
-        name: "pattern",
-        kind: ArgKind::Text {
-            value_name: "PATTERN",
-        },
-        required: true,
-        positional: true,
-        short: None,
-        help: "A ripgrep regex, such as 'fn \\w+_test'",
-        description: "Ripgrep regex searched for in file contents, such as fn\\s+main",
-    },
-    Argument {
-        name: "path",
-        kind: ArgKind::Text { value_name: "PATH" },
-        required: false,
-        positional: true,
-        short: None,
-        help: "File or directory to search [default: the workdir]",
-        description: "File or directory to search; omit to search the workdir",
-    },
-    Argument {
-        name: "include",
-        kind: ArgKind::Text { value_name: "GLOB" },
-        required: false,
-        positional: false,
-        short: None,
-        help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
-        description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
-    },
+    GREP_PATTERN,
+    GREP_PATH,
+    INCLUDE,
     EXCLUDE,
-    Argument {
-        name: "output",
-        kind: ArgKind::Choice {
-            value_name: "MODE",
-            values: &OUTPUT_MODES,
-        },
-        required: false,
-        positional: false,
-        short: None,
-        help: "What to print: matched lines (content), the files that match (files), or matches per file (count)",
-        description: "content: matched lines (default); files: matching files; count: matches per file",
-    },
-    Argument {
-        name: "context",
-        kind: CONTEXT_LINES,
-        required: false,
-        positional: false,
-        short: Some('C'),
-        help: "Lines of context before and after each match (0-100; output content)",
-        description: "Lines shown before and after each match (content only)",
-    },
-    Argument {
-        name: "before",
-        kind: CONTEXT_LINES,
-        required: false,
-        positional: false,
-        short: Some('B'),
-        help: "Lines of context before each match (0-100; wins over --context)",
-        description: "Lines shown before each match; overrides context",
-    },
-    Argument {
-        name: "after",
-        kind: CONTEXT_LINES,
-        required: false,
-        positional: false,
-        short: Some('A'),
-        help: "Lines of context after each match (0-100; wins over --context)",
-        description: "Lines shown after each match; overrides context",
-    },
+    OUTPUT,
+    CONTEXT,
+    BEFORE,
+    AFTER,
     IGNORE_CASE,
-    Argument {
-        name: "literal",
-        kind: ArgKind::Switch,
-        required: false,
-        positional: false,
-        short: Some('F'),
-        help: "Search for the pattern as written, not as a regex",
-        description: "Search for the pattern as written, not as a regex",
-    },
-    Argument {
-        name: "multiline",
-        kind: ArgKind::Switch,
-        required: false,
-        positional: false,
-        short: Some('U'),
-        help: "Let a match span lines ('.' matches a newline too); each of its lines is shown",
-        description: "Let matches span lines; . matches newlines",
-    },
-    Argument {
-        name: "type",
-        kind: ArgKind::Text { value_name: "TYPE" },
-        required: false,
-        positional: false,
-        short: Some('t'),
-        help: "Search only files of one ripgrep file type, such as rust or py (rg --type-list)",
-        description: "Ripgrep file type to search, such as rust, py or ts",
-    },
+    LITERAL,
+    MULTILINE,
+    TYPE,
     FOLLOW,
     OFFSET,
     LIMIT,
