@@ -129,7 +129,7 @@ struct Fields<'a> {
 impl Fields<'_> {
     /// The value given for `row` as `typed` reads it; `want` says what
     /// it must be when `typed` cannot read it. A required one must be there.
-    fn read<T>(
+    fn given<T>(
         &self,
         row: &Argument,
         want: impl Fn(&Value) -> &'static str,
@@ -156,11 +156,11 @@ impl Reader for Fields<'_> {
     type Error = ArgumentError;
 
     fn text(&mut self, row: &Argument) -> Result<Option<String>, ArgumentError> {
-        self.read(row, |_| "a string", |v| v.as_str().map(str::to_owned))
+        self.given(row, |_| "a string", |v| v.as_str().map(str::to_owned))
     }
 
     fn switch(&mut self, row: &Argument) -> Result<bool, ArgumentError> {
-        let on = self.read(row, |_| "true or false", Value::as_bool)?;
+        let on = self.given(row, |_| "true or false", Value::as_bool)?;
         Ok(on.unwrap_or(false))
     }
 
@@ -169,7 +169,7 @@ impl Reader for Fields<'_> {
             Value::Number(_) => "a whole number of at least 0",
             _ => "a whole number",
         };
-        self.read(row, want, Value::as_u64)
+        self.given(row, want, Value::as_u64)
     }
 }
 
