@@ -63,14 +63,12 @@ pub enum ArgKind {
 
 /// grep's `output` modes (SPEC §3a), the default first.
 pub const OUTPUT_MODES: [&str; 3] = ["content", "files", "count"];
-/// The most context lines on either side of a match.
-pub const MAX_CONTEXT: u64 = 100;
-
-/// Lines of context (`context`, `before`, `after`).
+/// Lines of context (`context`, `before`, `after`): at most 100 on either
+/// side of a match.
 const CONTEXT_LINES: ArgKind = ArgKind::Number {
     value_name: "N",
     min: 0,
-    max: Some(MAX_CONTEXT),
+    max: Some(100),
 };
 
 /// What a row says unless it says otherwise: an optional flag with no
