@@ -8,8 +8,8 @@
 use serde_json::{Map, Value};
 
 use crate::error::ArgumentError;
-use crate::request::{Ignored, Request};
-use crate::tool::{ArgKind, Argument, Tool, Value as ToolValue, Values};
+use crate::request::{GlobRequest, GrepRequest, Ignored, Request};
+use crate::tool::{Argument, Reader, Tool, ToolArgs};
 
 /// The arguments text: `given`, or all of stdin when `None`.
 pub fn read(given: Option<String>) -> Result<String, ArgumentError> {
@@ -43,21 +43,17 @@ impl Arguments {
         }
     }
 
-    /// Arguments from values a front-end read (argv, or a JSON object).
-    pub fn from_values(tool: Tool, values: Values, mut ignored: Vec<Ignored>) -> Self {
-        match Request::new(tool, values) {
-            Ok((request, moot)) => {
+    /// The arguments a front-end read (the command line, a JSON object),
+    /// with SPEC §3's rules applied; `ignored` is what it did not read.
+    pub fn new(args: ToolArgs, mut ignored: Vec<Ignored>) -> Self {
+        let request = match args {
+            ToolArgs::Glob(args) => GlobRequest::new(args).map(Request::Glob),
+            ToolArgs::Grep(args) => GrepRequest::new(args).map(|(request, moot)| {
                 ignored.extend(moot);
-                Self {
-                    request: Ok(request),
-                    ignored,
-                }
-            }
-            Err(e) => Self {
-                request: Err(e),
-                ignored,
-            },
-        }
+                Request::Grep(request)
+            }),
+        };
+        Self { request, ignored }
     }
 }
 
@@ -109,11 +105,11 @@ pub fn arguments(tool: Tool, value: &Value) -> Arguments {
     };
     let unknown = map
         .keys()
-        .filter(|k| tool.argument(k).is_none())
+        .filter(|k| !tool.arguments().iter().any(|a| a.name == *k))
         .map(|k| Ignored::Unknown(k.clone()))
         .collect();
-    match values(tool, map) {
-        Ok(values) => Arguments::from_values(tool, values, unknown),
+    match ToolArgs::from_reader(tool, &mut Fields { tool, map }) {
+        Ok(args) => Arguments::new(args, unknown),
         Err(e) => Arguments {
             request: Err(e),
             ignored: unknown,
@@ -121,60 +117,59 @@ pub fn arguments(tool: Tool, value: &Value) -> Arguments {
     }
 }
 
-/// The values of `tool`'s arguments in its arguments object: each argument
-/// of the table in `tool`, type-checked in order (the rules of SPEC §3 are
-/// then `request`'s, as for argv).
-fn values(tool: Tool, map: &Map<String, Value>) -> Result<Values, ArgumentError> {
-    let mut values = Values::default();
-    for argument in tool.arguments() {
-        match value(tool, map, argument)? {
-            Some(value) => values.set(argument.name, value),
-            None if argument.required => {
-                return Err(ArgumentError::new(
-                    argument.name,
-                    format!("{tool} needs a `{}` string argument", argument.name),
-                ));
-            }
-            None => {}
-        }
-    }
-    Ok(values)
+/// The arguments object of a call of `tool`, read by the table (the rules
+/// of SPEC §3 are then `request`'s, as for argv). An argument absent or
+/// `null` is not given (models often send `null` for an optional argument
+/// they do not use).
+struct Fields<'a> {
+    tool: Tool,
+    map: &'a Map<String, Value>,
 }
 
-/// The value of `argument`, checked against its kind; absent or `null` is
-/// `None` (models often send `null` for an optional argument they do not
-/// use). A choice is read as text: its values are a rule of `request`.
-fn value(
-    tool: Tool,
-    map: &Map<String, Value>,
-    argument: &Argument,
-) -> Result<Option<ToolValue>, ArgumentError> {
-    let field = argument.name;
-    let given = match map.get(field) {
-        None | Some(Value::Null) => return Ok(None),
-        Some(given) => given,
-    };
-    let wrong = |want: &str| {
-        Err(ArgumentError::new(
-            field,
-            format!(
-                "{tool} argument `{field}` must be {want}, not {}",
-                kind(given)
-            ),
-        ))
-    };
-    match (argument.kind, given) {
-        (ArgKind::Text { .. } | ArgKind::Choice { .. }, Value::String(s)) => {
-            Ok(Some(ToolValue::Text(s.clone())))
-        }
-        (ArgKind::Text { .. } | ArgKind::Choice { .. }, _) => wrong("a string"),
-        (ArgKind::Switch, Value::Bool(b)) => Ok(Some(ToolValue::Bool(*b))),
-        (ArgKind::Switch, _) => wrong("true or false"),
-        (ArgKind::Number { .. }, Value::Number(n)) => match n.as_u64() {
-            Some(n) => Ok(Some(ToolValue::Number(n))),
-            None => wrong("a whole number of at least 0"),
-        },
-        (ArgKind::Number { .. }, _) => wrong("a whole number"),
+impl Fields<'_> {
+    /// The value given for `row` as `typed` reads it; `want` says what
+    /// it must be when `typed` cannot read it. A required one must be there.
+    fn given<T>(
+        &self,
+        row: &Argument,
+        want: impl Fn(&Value) -> &'static str,
+        typed: impl Fn(&Value) -> Option<T>,
+    ) -> Result<Option<T>, ArgumentError> {
+        let (tool, name) = (self.tool, row.name);
+        let given = match self.map.get(name) {
+            None | Some(Value::Null) if row.required => {
+                let message = format!("{tool} needs a `{name}` string argument");
+                return Err(ArgumentError::new(name, message));
+            }
+            None | Some(Value::Null) => return Ok(None),
+            Some(given) => given,
+        };
+        typed(given).map(Some).ok_or_else(|| {
+            let (want, kind) = (want(given), kind(given));
+            let message = format!("{tool} argument `{name}` must be {want}, not {kind}");
+            ArgumentError::new(name, message)
+        })
+    }
+}
+
+impl Reader for Fields<'_> {
+    type Error = ArgumentError;
+
+    fn text(&mut self, row: &Argument) -> Result<Option<String>, ArgumentError> {
+        self.given(row, |_| "a string", |v| v.as_str().map(str::to_owned))
+    }
+
+    fn switch(&mut self, row: &Argument) -> Result<bool, ArgumentError> {
+        let on = self.given(row, |_| "true or false", Value::as_bool)?;
+        Ok(on.unwrap_or(false))
+    }
+
+    fn number(&mut self, row: &Argument) -> Result<Option<u64>, ArgumentError> {
+        let want = |given: &Value| match given {
+            Value::Number(_) => "a whole number of at least 0",
+            _ => "a whole number",
+        };
+        self.given(row, want, Value::as_u64)
     }
 }
 
@@ -192,7 +187,6 @@ fn kind(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::{GlobRequest, GrepRequest};
 
     #[test]
     fn unknown_fields_are_ignored_and_named() {
@@ -202,7 +196,7 @@ mod tests {
         );
         assert_eq!(
             args.request,
-            Ok(Request::Glob(GlobRequest::new("*".into(), None).unwrap()))
+            parse(Tool::Glob, r#"{"pattern":"*"}"#).request
         );
         let unknown = |names: &[&str]| -> Vec<Ignored> {
             names
@@ -304,13 +298,10 @@ mod tests {
         let ok = parse(
             Tool::Grep,
             r#"{"pattern":"x","path":null,"include":"*.rs"}"#,
-        )
-        .request
-        .unwrap();
-        assert_eq!(
-            ok,
-            Request::Grep(GrepRequest::new("x".into(), None, Some("*.rs".into())).unwrap())
         );
+        let same = parse(Tool::Grep, r#"{"pattern":"x","include":"*.rs"}"#);
+        assert_eq!(ok.request, same.request);
+        assert!(ok.request.is_ok());
         let cases = [
             (
                 Tool::Grep,

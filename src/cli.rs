@@ -17,7 +17,9 @@ use crate::error::exit_status_help;
 use crate::locate::DEFAULT_RG;
 use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Options};
 use crate::spill::DEFAULT_HINT;
-use crate::tool::{self, ArgKind, Argument, Tool, Value, Values};
+use crate::tool::{
+    self, ArgKind, Argument, FromReader, GlobArgs, GrepArgs, Reader, Tool, ToolArgs,
+};
 
 const EXAMPLES: &str = r"Examples:
   Find Rust files, newest first:
@@ -280,35 +282,16 @@ impl ValueEnum for Tool {
     }
 }
 
-/// A tool's arguments on the command line, built from its table
-/// (`tool::Tool::arguments`): positionals in order, the rest as `--name`.
+/// A tool's arguments on the command line (`GlobArgs`, `GrepArgs`), by
+/// its table (`tool::Tool::arguments`): positionals in order, the rest as
+/// `--name`.
 #[derive(Debug, Clone)]
-pub struct ToolArgs<const GREP: bool> {
-    values: Values,
-}
+pub struct Argv<A>(pub A);
 
-impl<const GREP: bool> ToolArgs<GREP> {
-    const TOOL: Tool = if GREP { Tool::Grep } else { Tool::Glob };
-}
-
-impl<const GREP: bool> clap::FromArgMatches for ToolArgs<GREP> {
+impl<A: FromReader> clap::FromArgMatches for Argv<A> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let mut values = Values::default();
-        for argument in Self::TOOL.arguments() {
-            let value = match argument.kind {
-                ArgKind::Text { .. } | ArgKind::Choice { .. } => matches
-                    .get_one::<String>(argument.name)
-                    .map(|v| Value::Text(v.clone())),
-                ArgKind::Switch => matches.get_flag(argument.name).then_some(Value::Bool(true)),
-                ArgKind::Number { .. } => matches
-                    .get_one::<u64>(argument.name)
-                    .map(|n| Value::Number(*n)),
-            };
-            if let Some(value) = value {
-                values.set(argument.name, value);
-            }
-        }
-        Ok(Self { values })
+        let Ok(args) = A::from_reader(&mut Matches(matches));
+        Ok(Self(args))
     }
 
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
@@ -317,9 +300,9 @@ impl<const GREP: bool> clap::FromArgMatches for ToolArgs<GREP> {
     }
 }
 
-impl<const GREP: bool> Args for ToolArgs<GREP> {
+impl<A: FromReader> Args for Argv<A> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        Self::TOOL
+        A::TOOL
             .arguments()
             .iter()
             .enumerate()
@@ -330,6 +313,26 @@ impl<const GREP: bool> Args for ToolArgs<GREP> {
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         Self::augment_args(cmd)
+    }
+}
+
+/// What clap matched, read by the table (its types checked by
+/// [`tool_arg`]'s value parsers).
+struct Matches<'a>(&'a clap::ArgMatches);
+
+impl Reader for Matches<'_> {
+    type Error = std::convert::Infallible;
+
+    fn text(&mut self, row: &Argument) -> Result<Option<String>, Self::Error> {
+        Ok(self.0.get_one::<String>(row.name).cloned())
+    }
+
+    fn switch(&mut self, row: &Argument) -> Result<bool, Self::Error> {
+        Ok(self.0.get_flag(row.name))
+    }
+
+    fn number(&mut self, row: &Argument) -> Result<Option<u64>, Self::Error> {
+        Ok(self.0.get_one::<u64>(row.name).copied())
     }
 }
 
@@ -360,15 +363,10 @@ fn tool_arg(argument: &Argument) -> clap::Arg {
     if argument.positional {
         return arg;
     }
-    let arg = arg.long(argument.long());
-    let arg = match argument.short {
-        Some(short) => arg.short(short),
-        None => arg,
-    };
-    match argument.kind {
-        ArgKind::Text { .. } => arg.allow_hyphen_values(true),
-        _ => arg,
-    }
+    // `ignore_case` is `--ignore-case`.
+    arg.long(argument.name.replace('_', "-"))
+        .short(argument.short)
+        .allow_hyphen_values(matches!(argument.kind, ArgKind::Text { .. }))
 }
 
 #[derive(Debug, Subcommand)]
@@ -376,11 +374,11 @@ pub enum Command {
     /// List files whose paths match a glob (hidden and ignored files
     /// included, VCS directories such as .git excluded)
     #[command(after_long_help = glob_examples())]
-    Glob(ToolArgs<false>),
+    Glob(Argv<GlobArgs>),
     /// List lines matching a regex, grouped by file (ignore files and
     /// hidden-file rules apply, as in rg)
     #[command(after_long_help = GREP_EXAMPLES)]
-    Grep(ToolArgs<true>),
+    Grep(Argv<GrepArgs>),
     /// Run a tool with its arguments as one JSON object, as a model
     /// produced them: {"pattern": ..., "path": ..., "include": ...}
     #[command(after_long_help = CALL_EXAMPLES)]
@@ -494,8 +492,8 @@ pub fn command() -> clap::Command {
 
 /// Where a tool call's arguments come from.
 pub enum Input {
-    /// The values on the command line, by argument name.
-    Argv(Values),
+    /// The arguments on the command line.
+    Argv(Box<ToolArgs>),
     /// A JSON object on the command line, or `None` for stdin.
     Json(Option<String>),
 }
@@ -503,8 +501,12 @@ pub enum Input {
 impl Command {
     pub fn action(self) -> Action {
         match self {
-            Self::Glob(args) => Action::Tool(Tool::Glob, Input::Argv(args.values)),
-            Self::Grep(args) => Action::Tool(Tool::Grep, Input::Argv(args.values)),
+            Self::Glob(Argv(args)) => {
+                Action::Tool(Tool::Glob, Input::Argv(Box::new(ToolArgs::Glob(args))))
+            }
+            Self::Grep(Argv(args)) => {
+                Action::Tool(Tool::Grep, Input::Argv(Box::new(ToolArgs::Grep(args))))
+            }
             Self::Call { tool, args } => Action::Tool(tool, Input::Json(args.filter(|a| a != "-"))),
             Self::Schema => Action::Schema,
             Self::Mcp => Action::Mcp,
@@ -592,16 +594,16 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(cli.global.grep_max_matches.get(), 7);
-        let Command::Grep(mut args) = cli.command else {
+        let Command::Grep(Argv(args)) = cli.command else {
             panic!("grep")
         };
         assert_eq!(
             (
-                args.values.text("pattern").as_deref(),
-                args.values.text("path").as_deref(),
-                args.values.text("include").as_deref()
+                args.pattern.as_str(),
+                args.path.as_deref(),
+                args.include.as_deref()
             ),
-            (Some("-e"), Some("-dir"), Some("-x*"))
+            ("-e", Some("-dir"), Some("-x*"))
         );
     }
 

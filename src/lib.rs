@@ -67,7 +67,7 @@ fn dispatch() -> Exit {
             // actions: a Ctrl-C while stdin stays open ends the process,
             // and no search has started that could outlive it.
             let args = match input {
-                Input::Argv(values) => Arguments::from_values(tool, values, Vec::new()),
+                Input::Argv(args) => Arguments::new(*args, Vec::new()),
                 Input::Json(given) => match arguments::read(given) {
                     Ok(text) => arguments::parse(tool, &text),
                     Err(e) => Arguments::rejected(e),

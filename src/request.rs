@@ -1,11 +1,14 @@
 //! Validated tool requests and the argument rules of SPEC §3.
 //!
-//! Every front-end (argv, `call`, MCP) builds a [`Request`] here, so a model
-//! mistake is caught the same way however the call arrived. Nothing in this
-//! file knows about clap, rg or processes.
+//! Every front-end (argv, `call`, MCP) hands its typed arguments to
+//! [`GlobRequest::new`] or [`GrepRequest::new`], so a model mistake is
+//! caught the same way however the call arrived. Nothing in this file
+//! knows about clap, rg or processes.
 
 use crate::error::ArgumentError;
-use crate::tool::{ArgKind, OUTPUT_MODES, Tool, Values};
+use crate::tool::{
+    AFTER, ArgKind, Argument, BEFORE, CONTEXT, GlobArgs, GrepArgs, LIMIT, OFFSET, OUTPUT_MODES,
+};
 
 /// One validated tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,70 +28,6 @@ pub enum Ignored {
         name: &'static str,
         why: &'static str,
     },
-}
-
-impl Request {
-    /// The request of `tool` from its argument values (SPEC §3's rules
-    /// applied), and the given arguments it leaves unused. A missing
-    /// required value is the front-end's to report.
-    pub fn new(tool: Tool, mut values: Values) -> Result<(Self, Vec<Ignored>), ArgumentError> {
-        let pattern = values.text("pattern").unwrap_or_default();
-        let path = values.text("path");
-        let ignore_case = values.switch("ignore_case");
-        let follow = values.switch("follow");
-        let exclude = values
-            .text("exclude")
-            .map(|glob| check_glob_filter("exclude", glob))
-            .transpose()?;
-        let page = Page {
-            offset: count(number(tool, &mut values, "offset")?.unwrap_or(0)),
-            limit: number(tool, &mut values, "limit")?.map(count),
-        };
-        Ok(match tool {
-            Tool::Glob => {
-                let r = GlobRequest {
-                    ignore_case,
-                    exclude,
-                    follow,
-                    page,
-                    ..GlobRequest::new(pattern, path)?
-                };
-                (Self::Glob(r), Vec::new())
-            }
-            Tool::Grep => {
-                let mut r = GrepRequest::new(pattern, path, values.text("include"))?;
-                r.output = output(values.text("output").as_deref())?;
-                let mut moot = Vec::new();
-                let both = number(tool, &mut values, "context")?;
-                let before = number(tool, &mut values, "before")?;
-                let after = number(tool, &mut values, "after")?;
-                if r.output == Output::Content {
-                    r.context = Context {
-                        before: count(before.or(both).unwrap_or(0)),
-                        after: count(after.or(both).unwrap_or(0)),
-                    };
-                } else {
-                    let why = match r.output {
-                        Output::Files => "output \"files\" shows no lines",
-                        _ => "output \"count\" shows no lines",
-                    };
-                    for (name, given) in [("context", both), ("before", before), ("after", after)] {
-                        if given.is_some() {
-                            moot.push(Ignored::Moot { name, why });
-                        }
-                    }
-                }
-                r.ignore_case = ignore_case;
-                r.literal = values.switch("literal");
-                r.multiline = values.switch("multiline");
-                r.file_type = file_type(values.text("type"))?;
-                r.exclude = exclude;
-                r.follow = follow;
-                r.page = page;
-                (Self::Grep(r), moot)
-            }
-        })
-    }
 }
 
 /// `glob PATTERN [PATH]`: files whose paths match a glob.
@@ -165,6 +104,13 @@ pub struct Page {
 }
 
 impl Page {
+    fn new(offset: Option<u64>, limit: Option<u64>) -> Result<Self, ArgumentError> {
+        Ok(Self {
+            offset: count(number(&OFFSET, offset)?.unwrap_or(0)),
+            limit: number(&LIMIT, limit)?.map(count),
+        })
+    }
+
     /// Whether the caller asked for a page (then the answer says where it
     /// starts and where the next one does).
     pub fn asked(self) -> bool {
@@ -172,9 +118,15 @@ impl Page {
     }
 }
 
+// Each request checks its rules in the order written, the same for every
+// front-end: the first rule broken is the one reported.
+
 impl GlobRequest {
-    pub fn new(pattern: String, path: Option<String>) -> Result<Self, ArgumentError> {
-        let pattern = glob_separators(pattern);
+    /// glob's request (SPEC §3's rules applied).
+    pub fn new(args: GlobArgs) -> Result<Self, ArgumentError> {
+        let exclude = check_glob_filter("exclude", args.exclude)?;
+        let page = Page::new(args.offset, args.limit)?;
+        let pattern = glob_separators(args.pattern);
         no_nul("pattern", &pattern)?;
         if pattern.trim().is_empty() {
             return Err(ArgumentError::new(
@@ -189,49 +141,73 @@ impl GlobRequest {
                 "glob pattern must not start with '!': negated globs are not supported; pass the files you want, such as **/*.rs",
             ));
         }
-        check_path(path.as_deref())?;
+        check_path(args.path.as_deref())?;
         Ok(Self {
             pattern,
-            path,
-            ignore_case: false,
-            exclude: None,
-            follow: false,
-            page: Page::default(),
+            path: args.path,
+            ignore_case: args.ignore_case,
+            exclude,
+            follow: args.follow,
+            page,
         })
     }
 }
 
 impl GrepRequest {
-    pub fn new(
-        pattern: String,
-        path: Option<String>,
-        include: Option<String>,
-    ) -> Result<Self, ArgumentError> {
-        no_nul("pattern", &pattern)?;
-        if pattern.is_empty() {
+    /// grep's request (SPEC §3's rules applied), and the arguments its
+    /// output mode makes moot.
+    pub fn new(args: GrepArgs) -> Result<(Self, Vec<Ignored>), ArgumentError> {
+        let exclude = check_glob_filter("exclude", args.exclude)?;
+        let page = Page::new(args.offset, args.limit)?;
+        no_nul("pattern", &args.pattern)?;
+        if args.pattern.is_empty() {
             return Err(ArgumentError::new(
                 "pattern",
                 "grep pattern must not be empty; pass a ripgrep regex such as fn main",
             ));
         }
-        check_path(path.as_deref())?;
-        let include = include
-            .map(|glob| check_glob_filter("include", glob))
-            .transpose()?;
-        Ok(Self {
-            pattern,
-            path,
+        check_path(args.path.as_deref())?;
+        let include = check_glob_filter("include", args.include)?;
+        let output = output_mode(args.output.as_deref())?;
+        let both = number(&CONTEXT, args.context)?;
+        let before = number(&BEFORE, args.before)?;
+        let after = number(&AFTER, args.after)?;
+        let mut moot = Vec::new();
+        let context = if output == Output::Content {
+            Context {
+                before: count(before.or(both).unwrap_or(0)),
+                after: count(after.or(both).unwrap_or(0)),
+            }
+        } else {
+            let why = match output {
+                Output::Files => "output \"files\" shows no lines",
+                _ => "output \"count\" shows no lines",
+            };
+            for (row, given) in [(CONTEXT, both), (BEFORE, before), (AFTER, after)] {
+                if given.is_some() {
+                    moot.push(Ignored::Moot {
+                        name: row.name,
+                        why,
+                    });
+                }
+            }
+            Context::default()
+        };
+        let request = Self {
+            pattern: args.pattern,
+            path: args.path,
             include,
-            output: Output::Content,
-            context: Context::default(),
-            ignore_case: false,
-            literal: false,
-            multiline: false,
-            file_type: None,
-            exclude: None,
-            follow: false,
-            page: Page::default(),
-        })
+            output,
+            context,
+            ignore_case: args.ignore_case,
+            literal: args.literal,
+            multiline: args.multiline,
+            file_type: file_type(args.r#type)?,
+            exclude,
+            follow: args.follow,
+            page,
+        };
+        Ok((request, moot))
     }
 }
 
@@ -253,19 +229,13 @@ fn count(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-/// The number given for `name`, within the range its row of the table
-/// gives (SPEC §3a).
-fn number(
-    tool: Tool,
-    values: &mut Values,
-    name: &'static str,
-) -> Result<Option<u64>, ArgumentError> {
-    let Some(n) = values.number(name) else {
-        return Ok(None);
+/// `given`, if a number, within the range its row of the table gives
+/// (SPEC §3a).
+fn number(row: &Argument, given: Option<u64>) -> Result<Option<u64>, ArgumentError> {
+    let (Some(n), ArgKind::Number { min, max, .. }) = (given, row.kind) else {
+        return Ok(given);
     };
-    let Some(ArgKind::Number { min, max, .. }) = tool.argument(name).map(|a| a.kind) else {
-        return Ok(Some(n));
-    };
+    let name = row.name;
     match max {
         Some(max) if n < min || n > max => Err(ArgumentError::new(
             name,
@@ -279,7 +249,7 @@ fn number(
     }
 }
 
-fn output(given: Option<&str>) -> Result<Output, ArgumentError> {
+fn output_mode(given: Option<&str>) -> Result<Output, ArgumentError> {
     match given {
         None | Some("content") => Ok(Output::Content),
         Some("files") => Ok(Output::Files),
@@ -330,7 +300,11 @@ fn check_path(path: Option<&str>) -> Result<(), ArgumentError> {
 
 /// `include` or `exclude` (SPEC §3, §3a): ONE glob, as rg on this OS
 /// reads it, not blank, not negated, no list.
-fn check_glob_filter(field: &'static str, glob: String) -> Result<String, ArgumentError> {
+fn check_glob_filter(
+    field: &'static str,
+    glob: Option<String>,
+) -> Result<Option<String>, ArgumentError> {
+    let Some(glob) = glob else { return Ok(None) };
     let glob = glob_separators(glob);
     no_nul(field, &glob)?;
     let (blank, negated) = match field {
@@ -357,7 +331,7 @@ fn check_glob_filter(field: &'static str, glob: String) -> Result<String, Argume
             ),
         ));
     }
-    Ok(glob)
+    Ok(Some(glob))
 }
 
 /// True when `glob` has a `,` outside every `{…}` group. Backslash escapes
@@ -384,11 +358,20 @@ mod tests {
     use super::*;
 
     fn glob(pattern: &str, path: Option<&str>) -> Result<GlobRequest, ArgumentError> {
-        GlobRequest::new(pattern.into(), path.map(Into::into))
+        GlobRequest::new(GlobArgs {
+            pattern: pattern.into(),
+            path: path.map(Into::into),
+            ..GlobArgs::default()
+        })
     }
 
     fn grep(pattern: &str, include: Option<&str>) -> Result<GrepRequest, ArgumentError> {
-        GrepRequest::new(pattern.into(), None, include.map(Into::into))
+        let args = GrepArgs {
+            pattern: pattern.into(),
+            include: include.map(Into::into),
+            ..GrepArgs::default()
+        };
+        GrepRequest::new(args).map(|(request, _)| request)
     }
 
     #[test]

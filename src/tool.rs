@@ -4,8 +4,10 @@
 //! JSON field, the clap id), its kind (text, switch, number, choice), how
 //! the command line takes it, its `--help` text and the description the
 //! model reads in the schema. The command line (`cli`), the JSON arguments
-//! (`arguments`), the schema (`schema`) and the request rules (`request`)
-//! all read this table, so a new argument is one row here plus its rule in
+//! (`arguments`) and the schema (`schema`) all read this table; the front
+//! ends read each row into its field of [`GlobArgs`] or [`GrepArgs`], and
+//! `request` applies the rules to those. So a new argument is one row
+//! here, its field (a test holds the fields to the table), and its rule in
 //! `request`.
 
 use std::fmt;
@@ -59,33 +61,35 @@ pub enum ArgKind {
     },
 }
 
-impl Argument {
-    /// The command line's flag for it: `ignore_case` is `--ignore-case`.
-    pub fn long(&self) -> String {
-        self.name.replace('_', "-")
-    }
-}
-
 /// grep's `output` modes (SPEC §3a), the default first.
 pub const OUTPUT_MODES: [&str; 3] = ["content", "files", "count"];
-/// The most context lines on either side of a match.
-pub const MAX_CONTEXT: u64 = 100;
-
-/// Lines of context (`context`, `before`, `after`).
+/// Lines of context (`context`, `before`, `after`): at most 100 on either
+/// side of a match.
 const CONTEXT_LINES: ArgKind = ArgKind::Number {
     value_name: "N",
     min: 0,
-    max: Some(MAX_CONTEXT),
+    max: Some(100),
+};
+
+/// What a row says unless it says otherwise: an optional flag with no
+/// short form.
+const ROW: Argument = Argument {
+    name: "",
+    kind: ArgKind::Switch,
+    required: false,
+    positional: false,
+    short: None,
+    help: "",
+    description: "",
 };
 
 const IGNORE_CASE: Argument = Argument {
     name: "ignore_case",
     kind: ArgKind::Switch,
-    required: false,
-    positional: false,
     short: Some('i'),
     help: "Match regardless of case",
     description: "Match regardless of case",
+    ..ROW
 };
 
 /// `exclude` (SPEC §3a): one glob whose matches are left out, after every
@@ -93,73 +97,163 @@ const IGNORE_CASE: Argument = Argument {
 const EXCLUDE: Argument = Argument {
     name: "exclude",
     kind: ArgKind::Text { value_name: "GLOB" },
-    required: false,
-    positional: false,
-    short: None,
     help: "Leave out files matching ONE glob, such as '**/tests/**' or '*.min.js'",
     description: "One glob of files to leave out, such as **/tests/** or *.min.js",
+    ..ROW
 };
 
 /// `follow` (SPEC §3a): rg's `--follow`.
 const FOLLOW: Argument = Argument {
     name: "follow",
     kind: ArgKind::Switch,
-    required: false,
-    positional: false,
     short: Some('L'),
     help: "Follow symbolic links (a linked directory is searched too)",
     description: "Follow symbolic links",
+    ..ROW
 };
 
-const OFFSET: Argument = Argument {
+pub const OFFSET: Argument = Argument {
     name: "offset",
     kind: ArgKind::Number {
         value_name: "N",
         min: 0,
         max: None,
     },
-    required: false,
-    positional: false,
-    short: None,
     help: "Entries of the ordered result to skip before the page (the next page's offset is printed)",
     description: "Entries of the ordered result to skip; a page says the next offset",
+    ..ROW
 };
 
-const LIMIT: Argument = Argument {
+pub const LIMIT: Argument = Argument {
     name: "limit",
     kind: ArgKind::Number {
         value_name: "N",
         min: 1,
         max: None,
     },
-    required: false,
-    positional: false,
-    short: None,
     help: "Entries on the page (at most the cap)",
     description: "Entries on the page (at most the cap)",
+    ..ROW
+};
+
+const GLOB_PATTERN: Argument = Argument {
+    name: "pattern",
+    kind: ArgKind::Text {
+        value_name: "PATTERN",
+    },
+    required: true,
+    positional: true,
+    help: "A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'",
+    description: "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
+    ..ROW
+};
+
+const GLOB_PATH: Argument = Argument {
+    name: "path",
+    kind: ArgKind::Text { value_name: "PATH" },
+    positional: true,
+    help: "Directory to search [default: the workdir]",
+    description: "Directory to search; omit to search the workdir",
+    ..ROW
+};
+
+const GREP_PATTERN: Argument = Argument {
+    name: "pattern",
+    kind: ArgKind::Text {
+        value_name: "PATTERN",
+    },
+    required: true,
+    positional: true,
+    help: "A ripgrep regex, such as 'fn \\w+_test'",
+    description: "Ripgrep regex searched for in file contents, such as fn\\s+main",
+    ..ROW
+};
+
+const GREP_PATH: Argument = Argument {
+    name: "path",
+    kind: ArgKind::Text { value_name: "PATH" },
+    positional: true,
+    help: "File or directory to search [default: the workdir]",
+    description: "File or directory to search; omit to search the workdir",
+    ..ROW
+};
+
+const INCLUDE: Argument = Argument {
+    name: "include",
+    kind: ArgKind::Text { value_name: "GLOB" },
+    help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
+    description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
+    ..ROW
+};
+
+const OUTPUT: Argument = Argument {
+    name: "output",
+    kind: ArgKind::Choice {
+        value_name: "MODE",
+        values: &OUTPUT_MODES,
+    },
+    help: "What to print: matched lines (content), the files that match (files), or matches per file (count)",
+    description: "content: matched lines (default); files: matching files; count: matches per file",
+    ..ROW
+};
+
+pub const CONTEXT: Argument = Argument {
+    name: "context",
+    kind: CONTEXT_LINES,
+    short: Some('C'),
+    help: "Lines of context before and after each match (0-100; output content)",
+    description: "Lines shown before and after each match (content only)",
+    ..ROW
+};
+
+pub const BEFORE: Argument = Argument {
+    name: "before",
+    kind: CONTEXT_LINES,
+    short: Some('B'),
+    help: "Lines of context before each match (0-100; wins over --context)",
+    description: "Lines shown before each match; overrides context",
+    ..ROW
+};
+
+pub const AFTER: Argument = Argument {
+    name: "after",
+    kind: CONTEXT_LINES,
+    short: Some('A'),
+    help: "Lines of context after each match (0-100; wins over --context)",
+    description: "Lines shown after each match; overrides context",
+    ..ROW
+};
+
+const LITERAL: Argument = Argument {
+    name: "literal",
+    kind: ArgKind::Switch,
+    short: Some('F'),
+    help: "Search for the pattern as written, not as a regex",
+    description: "Search for the pattern as written, not as a regex",
+    ..ROW
+};
+
+const MULTILINE: Argument = Argument {
+    name: "multiline",
+    kind: ArgKind::Switch,
+    short: Some('U'),
+    help: "Let a match span lines ('.' matches a newline too); each of its lines is shown",
+    description: "Let matches span lines; . matches newlines",
+    ..ROW
+};
+
+const TYPE: Argument = Argument {
+    name: "type",
+    kind: ArgKind::Text { value_name: "TYPE" },
+    short: Some('t'),
+    help: "Search only files of one ripgrep file type, such as rust or py (rg --type-list)",
+    description: "Ripgrep file type to search, such as rust, py or ts",
+    ..ROW
 };
 
 const GLOB_ARGUMENTS: [Argument; 7] = [
-    Argument {
-        name: "pattern",
-        kind: ArgKind::Text {
-            value_name: "PATTERN",
-        },
-        required: true,
-        positional: true,
-        short: None,
-        help: "A ripgrep glob, such as '**/*.rs' or 'src/**/test_*.py'",
-        description: "Glob matched against file paths, such as **/*.rs or src/**/test_*.py",
-    },
-    Argument {
-        name: "path",
-        kind: ArgKind::Text { value_name: "PATH" },
-        required: false,
-        positional: true,
-        short: None,
-        help: "Directory to search [default: the workdir]",
-        description: "Directory to search; omit to search the workdir",
-    },
+    GLOB_PATTERN,
+    GLOB_PATH,
     EXCLUDE,
     IGNORE_CASE,
     FOLLOW,
@@ -168,103 +262,18 @@ const GLOB_ARGUMENTS: [Argument; 7] = [
 ];
 
 const GREP_ARGUMENTS: [Argument; 15] = [
-    Argument {
-        name: "pattern",
-        kind: ArgKind::Text {
-            value_name: "PATTERN",
-        },
-        required: true,
-        positional: true,
-        short: None,
-        help: "A ripgrep regex, such as 'fn \\w+_test'",
-        description: "Ripgrep regex searched for in file contents, such as fn\\s+main",
-    },
-    Argument {
-        name: "path",
-        kind: ArgKind::Text { value_name: "PATH" },
-        required: false,
-        positional: true,
-        short: None,
-        help: "File or directory to search [default: the workdir]",
-        description: "File or directory to search; omit to search the workdir",
-    },
-    Argument {
-        name: "include",
-        kind: ArgKind::Text { value_name: "GLOB" },
-        required: false,
-        positional: false,
-        short: None,
-        help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
-        description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
-    },
+    GREP_PATTERN,
+    GREP_PATH,
+    INCLUDE,
     EXCLUDE,
-    Argument {
-        name: "output",
-        kind: ArgKind::Choice {
-            value_name: "MODE",
-            values: &OUTPUT_MODES,
-        },
-        required: false,
-        positional: false,
-        short: None,
-        help: "What to print: matched lines (content), the files that match (files), or matches per file (count)",
-        description: "content: matched lines (default); files: matching files; count: matches per file",
-    },
-    Argument {
-        name: "context",
-        kind: CONTEXT_LINES,
-        required: false,
-        positional: false,
-        short: Some('C'),
-        help: "Lines of context before and after each match (0-100; output content)",
-        description: "Lines shown before and after each match (content only)",
-    },
-    Argument {
-        name: "before",
-        kind: CONTEXT_LINES,
-        required: false,
-        positional: false,
-        short: Some('B'),
-        help: "Lines of context before each match (0-100; wins over --context)",
-        description: "Lines shown before each match; overrides context",
-    },
-    Argument {
-        name: "after",
-        kind: CONTEXT_LINES,
-        required: false,
-        positional: false,
-        short: Some('A'),
-        help: "Lines of context after each match (0-100; wins over --context)",
-        description: "Lines shown after each match; overrides context",
-    },
+    OUTPUT,
+    CONTEXT,
+    BEFORE,
+    AFTER,
     IGNORE_CASE,
-    Argument {
-        name: "literal",
-        kind: ArgKind::Switch,
-        required: false,
-        positional: false,
-        short: Some('F'),
-        help: "Search for the pattern as written, not as a regex",
-        description: "Search for the pattern as written, not as a regex",
-    },
-    Argument {
-        name: "multiline",
-        kind: ArgKind::Switch,
-        required: false,
-        positional: false,
-        short: Some('U'),
-        help: "Let a match span lines ('.' matches a newline too); each of its lines is shown",
-        description: "Let matches span lines; . matches newlines",
-    },
-    Argument {
-        name: "type",
-        kind: ArgKind::Text { value_name: "TYPE" },
-        required: false,
-        positional: false,
-        short: Some('t'),
-        help: "Search only files of one ripgrep file type, such as rust or py (rg --type-list)",
-        description: "Ripgrep file type to search, such as rust, py or ts",
-    },
+    LITERAL,
+    MULTILINE,
+    TYPE,
     FOLLOW,
     OFFSET,
     LIMIT,
@@ -294,11 +303,6 @@ impl Tool {
         }
     }
 
-    /// The argument called `name`, if this tool has one.
-    pub fn argument(self, name: &str) -> Option<&'static Argument> {
-        self.arguments().iter().find(|a| a.name == name)
-    }
-
     /// What a model can do to get a smaller result from this tool: narrow
     /// each of its arguments.
     pub fn narrow_advice(self) -> &'static str {
@@ -315,53 +319,171 @@ impl fmt::Display for Tool {
     }
 }
 
-/// One argument value, as a front-end read it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
-    Text(String),
-    Bool(bool),
-    Number(u64),
+/// How a front-end gives the values of a tool's arguments (the command
+/// line's matches, a JSON object): each by its row of the table, typed by
+/// its kind. A choice is read as text: its values are a rule of `request`.
+pub trait Reader {
+    type Error;
+    fn text(&mut self, row: &Argument) -> Result<Option<String>, Self::Error>;
+    /// Whether the switch was given as true.
+    fn switch(&mut self, row: &Argument) -> Result<bool, Self::Error>;
+    fn number(&mut self, row: &Argument) -> Result<Option<u64>, Self::Error>;
 }
 
-/// A tool's argument values by name, as a front-end read them.
+/// A tool's arguments, typed: one field per row of its table, in table
+/// order, each read from its own row (a test holds every tool to that).
+pub trait FromReader: Sized {
+    const TOOL: Tool;
+    /// Each row read once, in table order (so a front-end that checks
+    /// types reports the first wrong argument of the table).
+    fn from_reader<R: Reader>(reader: &mut R) -> Result<Self, R::Error>;
+}
+
+/// glob's arguments as a front-end gave them (SPEC §3's rules not yet
+/// applied: `request` does).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Values(Vec<(&'static str, Value)>);
+pub struct GlobArgs {
+    /// Required: empty only when a front-end let it be missing.
+    pub pattern: String,
+    pub path: Option<String>,
+    pub exclude: Option<String>,
+    pub ignore_case: bool,
+    pub follow: bool,
+    pub offset: Option<u64>,
+    pub limit: Option<u64>,
+}
 
-impl Values {
-    pub fn set(&mut self, name: &'static str, value: Value) {
-        self.0.push((name, value));
+impl FromReader for GlobArgs {
+    const TOOL: Tool = Tool::Glob;
+
+    fn from_reader<R: Reader>(reader: &mut R) -> Result<Self, R::Error> {
+        Ok(Self {
+            pattern: reader.text(&GLOB_PATTERN)?.unwrap_or_default(),
+            path: reader.text(&GLOB_PATH)?,
+            exclude: reader.text(&EXCLUDE)?,
+            ignore_case: reader.switch(&IGNORE_CASE)?,
+            follow: reader.switch(&FOLLOW)?,
+            offset: reader.number(&OFFSET)?,
+            limit: reader.number(&LIMIT)?,
+        })
     }
+}
 
-    fn take(&mut self, name: &str) -> Option<Value> {
-        let at = self.0.iter().position(|(n, _)| *n == name)?;
-        Some(self.0.swap_remove(at).1)
+/// grep's arguments as a front-end gave them (SPEC §3's rules not yet
+/// applied: `request` does).
+// Each switch is one independent argument of the table (SPEC §3a).
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GrepArgs {
+    /// Required: empty only when a front-end let it be missing.
+    pub pattern: String,
+    pub path: Option<String>,
+    pub include: Option<String>,
+    pub exclude: Option<String>,
+    pub output: Option<String>,
+    pub context: Option<u64>,
+    pub before: Option<u64>,
+    pub after: Option<u64>,
+    pub ignore_case: bool,
+    pub literal: bool,
+    pub multiline: bool,
+    pub r#type: Option<String>,
+    pub follow: bool,
+    pub offset: Option<u64>,
+    pub limit: Option<u64>,
+}
+
+impl FromReader for GrepArgs {
+    const TOOL: Tool = Tool::Grep;
+
+    fn from_reader<R: Reader>(reader: &mut R) -> Result<Self, R::Error> {
+        Ok(Self {
+            pattern: reader.text(&GREP_PATTERN)?.unwrap_or_default(),
+            path: reader.text(&GREP_PATH)?,
+            include: reader.text(&INCLUDE)?,
+            exclude: reader.text(&EXCLUDE)?,
+            output: reader.text(&OUTPUT)?,
+            context: reader.number(&CONTEXT)?,
+            before: reader.number(&BEFORE)?,
+            after: reader.number(&AFTER)?,
+            ignore_case: reader.switch(&IGNORE_CASE)?,
+            literal: reader.switch(&LITERAL)?,
+            multiline: reader.switch(&MULTILINE)?,
+            r#type: reader.text(&TYPE)?,
+            follow: reader.switch(&FOLLOW)?,
+            offset: reader.number(&OFFSET)?,
+            limit: reader.number(&LIMIT)?,
+        })
     }
+}
 
-    /// The text given for `name`, if any.
-    pub fn text(&mut self, name: &str) -> Option<String> {
-        match self.take(name)? {
-            Value::Text(text) => Some(text),
-            _ => None,
-        }
-    }
+/// The arguments of one tool call, typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolArgs {
+    Glob(GlobArgs),
+    Grep(GrepArgs),
+}
 
-    /// Whether the switch `name` was given as true.
-    pub fn switch(&mut self, name: &str) -> bool {
-        matches!(self.take(name), Some(Value::Bool(true)))
-    }
-
-    /// The number given for `name`, if any.
-    pub fn number(&mut self, name: &str) -> Option<u64> {
-        match self.take(name)? {
-            Value::Number(n) => Some(n),
-            _ => None,
-        }
+impl ToolArgs {
+    /// The arguments of `tool`, from `reader`.
+    pub fn from_reader<R: Reader>(tool: Tool, reader: &mut R) -> Result<Self, R::Error> {
+        Ok(match tool {
+            Tool::Glob => Self::Glob(GlobArgs::from_reader(reader)?),
+            Tool::Grep => Self::Grep(GrepArgs::from_reader(reader)?),
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that records the rows in the order read and gives each a
+    /// value naming it: a text its name, a number its place, a switch true.
+    struct Rows(Vec<Argument>);
+
+    impl Reader for Rows {
+        type Error = std::convert::Infallible;
+
+        fn text(&mut self, row: &Argument) -> Result<Option<String>, Self::Error> {
+            self.0.push(*row);
+            Ok(Some(row.name.to_owned()))
+        }
+
+        fn switch(&mut self, row: &Argument) -> Result<bool, Self::Error> {
+            self.0.push(*row);
+            Ok(true)
+        }
+
+        fn number(&mut self, row: &Argument) -> Result<Option<u64>, Self::Error> {
+            self.0.push(*row);
+            Ok(Some(self.0.len() as u64))
+        }
+    }
+
+    /// The typed arguments are the table: each row read once, in table
+    /// order, as its kind, into the field of its name (the derived `Debug`
+    /// lists the fields in order, each value as its kind shows it).
+    #[test]
+    fn every_row_is_read_once_into_the_field_of_its_name() {
+        for tool in Tool::ALL {
+            let mut rows = Rows(Vec::new());
+            let Ok(args) = ToolArgs::from_reader(tool, &mut rows);
+            assert_eq!(rows.0, tool.arguments(), "{tool}: the rows read");
+            let fields: Vec<String> = (1..)
+                .zip(tool.arguments())
+                .map(|(place, row)| match row.kind {
+                    _ if row.required => format!("{0}: {0:?}", row.name),
+                    ArgKind::Switch => format!("{}: true", row.name),
+                    ArgKind::Number { .. } => format!("{}: Some({place})", row.name),
+                    _ => format!("{0}: Some({0:?})", row.name),
+                })
+                .collect();
+            let (variant, fields) = (format!("{tool:?}"), fields.join(", "));
+            let want = format!("{variant}({variant}Args {{ {fields} }})");
+            assert_eq!(format!("{args:?}"), want);
+        }
+    }
 
     #[test]
     fn the_narrowing_advice_names_every_text_argument_of_the_seed() {

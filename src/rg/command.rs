@@ -398,6 +398,7 @@ fn push_path(line: &mut CommandLine, path: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::{GlobArgs, GrepArgs};
 
     fn glob_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
         glob_line(rg, r, root).script()
@@ -416,16 +417,24 @@ mod tests {
     }
 
     fn glob(pattern: &str, path: Option<&str>) -> GlobRequest {
-        GlobRequest::new(pattern.into(), path.map(Into::into)).unwrap()
+        let path = path.map(Into::into);
+        GlobRequest::new(GlobArgs {
+            pattern: pattern.into(),
+            path,
+            ..GlobArgs::default()
+        })
+        .unwrap()
     }
 
     fn grep(pattern: &str, include: Option<&str>, path: Option<&str>) -> GrepRequest {
-        GrepRequest::new(
-            pattern.into(),
-            path.map(Into::into),
-            include.map(Into::into),
-        )
-        .unwrap()
+        let (path, include) = (path.map(Into::into), include.map(Into::into));
+        let args = GrepArgs {
+            pattern: pattern.into(),
+            path,
+            include,
+            ..GrepArgs::default()
+        };
+        GrepRequest::new(args).unwrap().0
     }
 
     #[test]
