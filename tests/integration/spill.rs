@@ -229,13 +229,6 @@ fn assert_no_temp_files(dir: &Path) {
     );
 }
 
-#[cfg(unix)]
-fn is_root() -> bool {
-    let out = std::process::Command::new("id").arg("-u").output().unwrap();
-    assert!(out.status.success(), "id -u failed");
-    String::from_utf8_lossy(&out.stdout).trim() == "0"
-}
-
 #[test]
 fn capped_glob_saves_the_complete_sorted_list() {
     let t = glob_tree();
@@ -553,7 +546,7 @@ fn regular_file_as_spill_dir_keeps_the_inline_page() {
 fn unwritable_spill_dir_keeps_the_inline_page() {
     let g = glob_tree();
     let r = grep_tree();
-    if is_root() {
+    if harness::is_root() {
         // Permissions do not stop root: use places no one can write in.
         // /proc/self/dsh-spill cannot be created; /proc/self exists but
         // takes no new files.
