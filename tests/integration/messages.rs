@@ -7,9 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 
 #[cfg(unix)]
-use serde_json::Value;
-
-use crate::harness::{TestDir, assert_out};
+use crate::harness::{TestDir, assert_exit, assert_out, stdout_json};
 
 const HELP: &str = "\n\nFor more information, try '--help'.\n";
 
@@ -134,15 +132,15 @@ fn a_dangling_symlink_spill_dir_is_named() {
         ])
         .output()
         .unwrap();
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        envelope["spill_error"],
+        stdout_json(&out)["spill_error"],
         format!(
             "cannot create the spill directory {0}: {0} is a symlink to /nonexistent/cache, which does not exist",
             link.display()
-        )
+        ),
+        "{out:?}"
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_exit(&out, 0);
 }
 
 #[test]
