@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
-use crate::harness::{TestDir, assert_out, cargo_binary, stdout};
+use crate::harness::{TestDir, assert_out, cargo_binary, describe_command, stdout};
 use crate::mcp::{self, Era, Server};
 
 /// The hook's variable: `MODE` or `MODE:PATTERN` (see `src/watchdog.rs`).
@@ -124,16 +124,14 @@ fn sigterm_ends_a_call_stalled_in_our_own_work() {
 
     let t = TestDir::new();
     t.write("a.txt", "needle\n");
-    let what = format!("`{STALL}=spin dsh-search grep needle`, sent SIGTERM once stalled");
-    let mut child = t
-        .cmd_std_of(hooked())
-        .env(STALL, "spin")
+    let mut cmd = t.cmd_std_of(hooked());
+    cmd.env(STALL, "spin")
         .args(["grep", "needle"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    let what = format!("{}, sent SIGTERM once stalled", describe_command(&cmd));
+    let mut child = cmd.spawn().unwrap();
     // The hook says on stderr when it starts: then rg is long gone and the
     // call is in dsh-search's own work.
     let stderr = child.stderr.take().unwrap();
@@ -192,7 +190,7 @@ fn stalling_server(t: &TestDir, plan: &str) -> Server {
 
 /// The stuck call's answer is an ordinary timeout's (isError, the `Error:`
 /// text, `SEARCH_ABORTED`), and the next call is answered as ever.
-fn assert_stuck_then_served(s: &mut Server, plan: &str) {
+fn assert_stuck_then_served(s: &mut Server) {
     let era = Era::Legacy;
     let stuck = s.tool(era, 2, "grep", json!({"pattern": "needle"}));
     assert_eq!(
@@ -201,7 +199,8 @@ fn assert_stuck_then_served(s: &mut Server, plan: &str) {
             &json!(2),
             &mcp::tool_error(era, GREP_TIMEOUT_500, "SearchError", "SEARCH_ABORTED")
         ),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: grep needle"
+        "{}",
+        s.describe()
     );
     let next = s.tool(era, 3, "grep", json!({"pattern": "here"}));
     assert_eq!(
@@ -210,7 +209,8 @@ fn assert_stuck_then_served(s: &mut Server, plan: &str) {
             &json!(3),
             &mcp::tool_result(era, "Found 1 match\n\na.txt\nLine 1: needle here")
         ),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: grep here, after the stuck call"
+        "{}, after the stuck call",
+        s.describe()
     );
 }
 
@@ -228,16 +228,18 @@ fn the_server_answers_a_stuck_call_and_serves_the_next() {
     t.write("a.txt", "needle here\n");
     let plan = "spin:needle";
     let mut s = stalling_server(&t, plan);
-    assert_stuck_then_served(&mut s, plan);
+    assert_stuck_then_served(&mut s);
     let (status, stderr) = s.finish();
     assert_eq!(
         status.code(),
         Some(0),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp` at EOF; stderr: {stderr}"
+        "{} at EOF; stderr: {stderr}",
+        s.what
     );
     assert!(
         stderr.contains("a grep call did not end within 1000ms of its deadline"),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: stderr does not say the call was given up on: {stderr}"
+        "{}: stderr does not say the call was given up on: {stderr}",
+        s.what
     );
 }
 
@@ -264,13 +266,19 @@ fn a_stuck_worker_that_looks_ends_once_given_up_on() {
     let pid = s.child.id();
     // The serving thread and the reader: no call has run yet.
     let before = threads(pid);
-    assert_stuck_then_served(&mut s, plan);
+    assert_stuck_then_served(&mut s);
     mcp::poll(
         &format!(
-            "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: back to its {before} threads after the stuck call"
+            "{}: back to its {before} threads after the stuck call",
+            s.what
         ),
         || threads(pid) == before,
     );
     let (status, stderr) = s.finish();
-    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "{} at EOF; stderr: {stderr}",
+        s.what
+    );
 }
