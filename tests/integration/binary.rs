@@ -108,8 +108,7 @@ fn many_binary_files_are_counted_inline_and_saved_whole() {
     let locator = footer
         .strip_prefix("(Full grep result stored at: ")
         .and_then(|f| f.split_once(". Use read"))
-        .map(|(l, _)| l.to_owned())
-        .unwrap_or_else(|| panic!("no locator: {out:?}"));
+        .map_or_else(|| panic!("no locator: {out:?}"), |(l, _)| l.to_owned());
     let all: Vec<String> = (0..23).map(|i| format!("b{i:02}.bin")).collect();
     assert_eq!(
         std::fs::read_to_string(locator).unwrap(),

@@ -13,8 +13,10 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::harness::{INSTALL_WAYS, Ran, TestDir, assert_out, describe_command, real_rg_path};
-use crate::procs::{GONE_WITHIN, Sleepers, WAIT_LIMIT, interrupt, poll, wait_bounded};
+use crate::harness::{
+    INSTALL_WAYS, Ran, TestDir, WAIT_LIMIT, assert_out, describe_command, real_rg_path,
+};
+use crate::procs::{GONE_WITHIN, Sleepers, interrupt, poll, wait_bounded};
 
 /// What "returns promptly" means here: far below the 30 s the strays live.
 const PROMPT: Duration = Duration::from_secs(10);

@@ -4,12 +4,11 @@
 //! no ARGS), in text and JSON output; model mistakes in the JSON are
 //! argument errors that name the field (SPEC §1, §3, §8).
 
-use std::fs;
-
 use serde_json::json;
 
 use crate::harness::{
-    Ran, T0, TestDir, assert_exit, assert_json, assert_out, assert_same_output, stdout, stdout_json,
+    Ran, T0, TestDir, assert_exit, assert_json, assert_out, assert_same_output, spill_file, stdout,
+    stdout_json,
 };
 
 /// The tree every test here searches: two Rust files under `src`, one under
@@ -167,12 +166,8 @@ fn call_capped_results_equal_argv_capped_results() {
     let spill_dir = spill.path().to_str().unwrap();
     let opts = ["--grep-max-matches", "1", "--spill-dir", spill_dir];
     let out = same_as_argv(&t, &opts, "grep", &GREP_ARGV, GREP_ARGS);
-    let files: Vec<_> = fs::read_dir(spill.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(files.len(), 1, "one spill file for one result: {files:?}");
-    let locator = files[0].to_str().unwrap();
+    let file = spill_file(spill.path(), &out);
+    let locator = file.to_str().unwrap();
     assert_out(
         &out,
         0,

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::harness::{KILLED, Ran, T0, TestDir, assert_same_output};
+use crate::harness::{KILLED, Ran, T0, TestDir, assert_same_output, canonical, spill_file};
 
 /// Run `args` with and without `--explain`; stdout and exit code must be
 /// identical. Returns the run with `--explain`: its stderr is the account
@@ -221,7 +221,10 @@ fn a_capped_spill() {
         &ran,
         &[
             "  results:  3 paths seen, 2 shown (--glob-max-results 2)",
-            &format!("  spill:    reused the identical {}", saved(spill.path())),
+            &format!(
+                "  spill:    reused the identical {}",
+                saved(spill.path(), &ran)
+            ),
             "  limit:    --glob-max-results (2) capped the page",
         ],
     );
@@ -250,12 +253,7 @@ fn a_run_stopped_by_a_limit() {
     );
 }
 
-/// The one file saved in `dir`.
-fn saved(dir: &std::path::Path) -> String {
-    let files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(files.len(), 1, "{files:?}");
-    crate::harness::canonical(&files[0]).display().to_string()
+/// The one file `ran` saved in `dir`, as its locator names it.
+fn saved(dir: &std::path::Path, ran: &Ran) -> String {
+    canonical(&spill_file(dir, ran)).display().to_string()
 }

@@ -9,7 +9,7 @@ use std::fs;
 #[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 
-use crate::harness::{T0, TestDir, assert_exit, assert_out, stdout};
+use crate::harness::{T0, TestDir, assert_exit, assert_out, spill_file, stdout};
 
 const CAPPED: &str =
     "(The complete result could not be saved; narrow pattern, path, or include to see more.)";
@@ -832,13 +832,9 @@ fn a_large_output_is_parsed_whole_and_in_order() {
         stdout(&out).starts_with("Found 1 of 60000 matches\n\nf00.txt\nLine 1: needle 0 1 "),
         "{out:?}"
     );
-    let saved: Vec<_> = fs::read_dir(&spill)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(saved.len(), 1, "{saved:?} saved by {}", out.describe());
+    let saved = spill_file(&spill, &out);
     assert!(
-        fs::read_to_string(&saved[0]).unwrap() == complete,
+        fs::read_to_string(&saved).unwrap() == complete,
         "the spill file differs from the complete result: {}",
         out.describe()
     );

@@ -16,7 +16,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use filetime::FileTime;
 use tempfile::TempDir;
@@ -42,6 +42,10 @@ const PROBE_FLOOR: (&str, &str) = ("DSH_SEARCH_TEST_PROBE_FLOOR_MS", "30000");
 
 /// Every test process is killed after this long; no test waits on luck.
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The longest a condition a test waits for (a marker, an exit, a process
+/// gone) may take.
+pub const WAIT_LIMIT: Duration = Duration::from_secs(20);
 
 /// The real rg the tests use: `DSH_SEARCH_TEST_RG` when set, else `rg` on
 /// PATH. Resolved once; its version is printed into the test log.
@@ -383,7 +387,19 @@ impl Cmd {
 
     /// Run it to the end (or [`TEST_TIMEOUT`]).
     pub fn output(&mut self) -> std::io::Result<Ran> {
-        let output = self.inner.output()?;
+        let mut tries = 0;
+        let output = loop {
+            match self.inner.output() {
+                // A copy of the binary just written (`cmd_as`) is busy
+                // while a child another test forked meanwhile still holds
+                // it open for writing, until that child execs: a moment.
+                Err(e) if text_busy(&e) && tries < 100 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                other => break other?,
+            }
+        };
         let envs = self
             .envs
             .iter()
@@ -404,6 +420,17 @@ impl Cmd {
             uid: self.uid,
         })
     }
+}
+
+/// Whether `e` is ETXTBSY: the program to run is open for writing.
+#[cfg(unix)]
+fn text_busy(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(rustix::io::Errno::TXTBSY.raw_os_error())
+}
+
+#[cfg(not(unix))]
+fn text_busy(_: &std::io::Error) -> bool {
+    false
 }
 
 /// `dsh-search` and `words`, shell-quoted (see [`quoted`]).
@@ -638,10 +665,41 @@ pub fn stdout_json(ran: &Ran) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {ran:?}"))
 }
 
+/// The one file `ran` saved in the spill directory `dir`, as `read_dir`
+/// names it; when there is not exactly one, the test fails saying what
+/// ran.
+#[track_caller]
+pub fn spill_file(dir: &Path, ran: &Ran) -> PathBuf {
+    let files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e}): {ran:?}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(
+        files.len() == 1,
+        "not one file in {}: {files:?}: {ran:?}",
+        dir.display()
+    );
+    files[0].clone()
+}
+
 /// Whether the tests run as root, whom file permissions do not stop.
 #[cfg(unix)]
 pub fn is_root() -> bool {
     rustix::process::geteuid().is_root()
+}
+
+/// Poll `done` every 10 ms until it holds; fail the test, saying `what`
+/// did not happen, after [`WAIT_LIMIT`].
+#[track_caller]
+pub fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + WAIT_LIMIT;
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not within {WAIT_LIMIT:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Whether process `pid` still runs. Linux: `/proc/<pid>` is there and is

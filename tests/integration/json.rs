@@ -4,12 +4,12 @@
 //! stdout of the same call without its final newline.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crate::harness::{
-    INSTALL_WAYS, Ran, T0, TestDir, assert_exit, assert_json, assert_out, stdout, stdout_json,
+    INSTALL_WAYS, Ran, T0, TestDir, assert_exit, assert_json, assert_out, canonical, spill_file,
+    stdout, stdout_json,
 };
 
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
@@ -298,17 +298,6 @@ fn grep_nothing_searched() {
     );
 }
 
-/// The one file `r` saved in `spill`, as its locator shows it.
-#[track_caller]
-fn saved(spill: &Path, r: &Ran) -> PathBuf {
-    let entries: Vec<PathBuf> = fs::read_dir(spill)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(entries.len(), 1, "{entries:?} saved by {}", r.describe());
-    crate::harness::canonical(&entries[0])
-}
-
 /// Four files, newest first a..d by name reversed.
 fn capped_tree() -> TestDir {
     let t = TestDir::new();
@@ -333,7 +322,7 @@ fn capped_with_spill() {
         "*.txt",
     ];
     let r = run(&t, &args);
-    let locator = saved(&spill, &r);
+    let locator = canonical(&spill_file(&spill, &r));
     let locator = locator.to_str().unwrap();
     assert!(locator.ends_with("-glob-results.txt"), "{r:?}");
     assert_eq!(
@@ -373,7 +362,7 @@ fn capped_grep_with_spill() {
         "hit",
     ];
     let r = run(&t, &args);
-    let locator = saved(&spill, &r);
+    let locator = canonical(&spill_file(&spill, &r));
     let locator = locator.to_str().unwrap();
     assert!(locator.ends_with("-grep-results.txt"), "{r:?}");
     let m = |p: &str| json!({"path": p, "matches": [{"line_number": 1, "preview": "hit", "line_truncated": false}]});

@@ -12,12 +12,10 @@ use std::process::{Child, Command as StdCommand, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::harness::{TestDir, describe_command};
+use crate::harness::{TestDir, WAIT_LIMIT, describe_command};
 
 /// How long a grandchild may take to disappear after dsh-search exits.
 pub const GONE_WITHIN: Duration = Duration::from_secs(2);
-/// Upper bound for conditions a test waits for (markers, exits).
-pub const WAIT_LIMIT: Duration = Duration::from_secs(20);
 
 /// Poll `done` every 10 ms until it holds or `limit` passes.
 pub fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {

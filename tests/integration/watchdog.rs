@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
-use crate::harness::{TestDir, assert_out, cargo_binary, describe_command, stdout};
+use crate::harness::{TestDir, assert_out, cargo_binary, describe_command, stdout, wait_for};
 use crate::mcp::{self, Era, Server};
 
 /// The hook's variable: `MODE` or `MODE:PATTERN` (see `src/watchdog.rs`).
@@ -120,7 +120,8 @@ fn sigterm_ends_a_call_stalled_in_our_own_work() {
     use std::process::{Command, Stdio};
     use std::sync::mpsc;
 
-    use crate::procs::{WAIT_LIMIT, poll, wait_bounded};
+    use crate::harness::WAIT_LIMIT;
+    use crate::procs::{poll, wait_bounded};
 
     let t = TestDir::new();
     t.write("a.txt", "needle\n");
@@ -267,7 +268,7 @@ fn a_stuck_worker_that_looks_ends_once_given_up_on() {
     // The serving thread and the reader: no call has run yet.
     let before = threads(pid);
     assert_stuck_then_served(&mut s);
-    mcp::poll(
+    wait_for(
         &format!(
             "{}: back to its {before} threads after the stuck call",
             s.what

@@ -13,24 +13,11 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::harness::{
-    self, Ran, TestDir, assert_exit, assert_out, describe_command, real_rg_path, stdout,
+    self, Ran, TestDir, assert_exit, assert_out, describe_command, real_rg_path, spill_file,
+    stdout, wait_for,
 };
-
-/// The longest a condition a test waits for may take.
-const BOUND: Duration = Duration::from_secs(20);
-
-/// Poll `done` every 10 ms until it holds; fail the test after [`BOUND`].
-#[track_caller]
-fn poll(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + BOUND;
-    while !done() {
-        assert!(Instant::now() < deadline, "{what}: not within {BOUND:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
 
 /// A fake rg that starts a child that sleeps, writes both pids, marks that
 /// it started, and sleeps itself: the job must take both.
@@ -56,7 +43,7 @@ impl Sleeper {
 
     /// Wait (bounded) until the fake rg runs; its pid and its child's.
     fn started(&self) -> Pids {
-        poll("the fake rg starts", || self.dir.join("started").exists());
+        wait_for("the fake rg starts", || self.dir.join("started").exists());
         let pid = |name: &str| -> u32 {
             fs::read_to_string(self.dir.join(name))
                 .unwrap()
@@ -80,7 +67,7 @@ impl Pids {
     #[track_caller]
     fn assert_gone(&self) {
         for &pid in &self.0 {
-            poll(&format!("process {pid} is killed"), || {
+            wait_for(&format!("process {pid} is killed"), || {
                 !harness::running(pid)
             });
         }
@@ -113,7 +100,7 @@ fn spawn(t: &TestDir, args: &[&str]) -> (Child, String) {
 /// Wait (bounded) for `child` to exit: its exit code and stdout.
 fn finish(mut child: Child) -> (Option<i32>, String) {
     let mut status = None;
-    poll("dsh-search exits", || {
+    wait_for("dsh-search exits", || {
         status = child.try_wait().unwrap();
         status.is_some()
     });
@@ -138,7 +125,7 @@ fn killing_dsh_search_kills_rg_and_its_child() {
     let (mut child, _) = spawn(&t, &["--rg", sleeper.rg(), "grep", "x"]);
     let pids = sleeper.started();
     // wine's TerminateProcess fails now and then under load: try until it took.
-    poll("dsh-search is killed", || {
+    wait_for("dsh-search is killed", || {
         let _ = child.kill();
         child.try_wait().unwrap().is_some()
     });
@@ -478,12 +465,7 @@ fn a_capped_result_is_saved_under_a_plain_path_and_reused() {
     let spill = tempfile::tempdir().unwrap();
     let dir = spill.path().join("spill");
     let first = capped_glob(&t, &dir);
-    let names: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(names.len(), 1, "{names:?}");
-    let locator = harness::canonical(&names[0]);
+    let locator = harness::canonical(&spill_file(&dir, &first));
     assert!(
         !locator.to_str().unwrap().starts_with(r"\\?\"),
         "{locator:?}"

@@ -9,10 +9,8 @@ use serde_json::json;
 #[cfg(unix)]
 use wait_timeout::ChildExt;
 
-use super::{
-    BOUND, CANCEL_BOUND, Era, Server, SlowRg, assert_alive, both_eras, cancel, gone, poll,
-};
-use crate::harness::TestDir;
+use super::{BOUND, CANCEL_BOUND, Era, Server, SlowRg, assert_alive, both_eras, cancel, gone};
+use crate::harness::{TestDir, wait_for};
 
 both_eras!(
     cancelling_a_slow_search_kills_it_and_gets_no_reply,
@@ -45,8 +43,8 @@ fn cancelling_a_slow_search_kills_it_and_gets_no_reply(era: Era) {
         s.describe(),
         cancelled_at.elapsed()
     );
-    poll("the fake rg is killed", || gone(&rg));
-    poll("the fake rg's grandchild is killed", || gone(&grandchild));
+    wait_for("the fake rg is killed", || gone(&rg));
+    wait_for("the fake rg's grandchild is killed", || gone(&grandchild));
     // EOF: exit 0, and no late reply to the cancelled request.
     s.finish_clean();
 }
@@ -216,7 +214,7 @@ fn a_flood_during_a_search_stays_within_bounds(era: Era) {
     #[cfg(unix)]
     let peak = peak_kib(s.child.id());
     let stdin = writer.join().unwrap().expect("the server kept reading");
-    poll("the cancelled search is killed", || gone(&rg));
+    wait_for("the cancelled search is killed", || gone(&rg));
     drop(stdin);
     assert!(
         busy > 0 && !served.is_empty(),

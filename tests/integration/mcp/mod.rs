@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -207,7 +207,7 @@ impl Server {
 
     /// Write one line (a message, or deliberately not one) to the server.
     pub fn send_line(&mut self, line: &str) {
-        self.last = line.to_owned();
+        line.clone_into(&mut self.last);
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(line.as_bytes()).unwrap();
         stdin.write_all(b"\n").unwrap();
@@ -422,16 +422,6 @@ pub fn gone(pid: &str) -> bool {
     pid.parse().map_or(true, |pid| !harness::running(pid))
 }
 
-/// Poll (bounded) until `done` holds.
-#[track_caller]
-pub fn poll(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + BOUND;
-    while !done() {
-        assert!(Instant::now() < deadline, "{what}: not within {BOUND:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 fn read_pid(path: &Path) -> String {
     fs::read_to_string(path).unwrap().trim().to_owned()
 }
@@ -480,7 +470,7 @@ impl SlowRg {
     /// and a guard that kills its process group should the test fail.
     pub fn started(&self) -> (String, String, Survivors) {
         let marker = self.state.path().join("started");
-        poll("the fake rg starts", || marker.exists());
+        harness::wait_for("the fake rg starts", || marker.exists());
         let rg = read_pid(&self.state.path().join("rg.pid"));
         let grandchild = read_pid(&self.state.path().join("grandchild.pid"));
         let survivors = Survivors(
