@@ -16,7 +16,8 @@ use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
 use crate::harness::{
-    self, Ran, T0, TEST_TIMEOUT, TestDir, assert_exit, assert_out, real_rg, stdout, stdout_json,
+    self, Ran, T0, TEST_TIMEOUT, TestDir, assert_exit, assert_out, real_rg, spill_file, stdout,
+    stdout_json,
 };
 
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
@@ -355,9 +356,18 @@ fn spill_dir_and_hint_from_the_environment() {
 
     let mut both = vec![spill_name("glob", GLOB_ALL), spill_name("grep", GREP_ALL)];
     both.sort();
-    assert_eq!(spill.names(), both);
-    assert_eq!(fs::read_to_string(&glob_locator).unwrap(), GLOB_ALL);
-    assert_eq!(fs::read_to_string(&grep_locator).unwrap(), GREP_ALL);
+    let what = "the glob and the grep above";
+    assert_eq!(spill.names(), both, "{what}");
+    assert_eq!(
+        fs::read_to_string(&glob_locator).unwrap(),
+        GLOB_ALL,
+        "{what}"
+    );
+    assert_eq!(
+        fs::read_to_string(&grep_locator).unwrap(),
+        GREP_ALL,
+        "{what}"
+    );
 }
 
 #[test]
@@ -493,11 +503,18 @@ fn symlink_at_the_final_name_is_never_followed() {
     let t = glob_tree();
     // Learn the final name from a run into another dir.
     let scout = SpillDir::new();
-    t.run(&with_spill(scout.arg(), &GLOB_ARGS));
-    let scouted = scout.names();
-    assert_eq!(scouted.len(), 1);
-    let name = &scouted[0];
-    assert_eq!(*name, spill_name("glob", GLOB_ALL));
+    let scouting = t.run(&with_spill(scout.arg(), &GLOB_ARGS));
+    let name = &spill_file(&scout.dir, &scouting)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(
+        *name,
+        spill_name("glob", GLOB_ALL),
+        "{}",
+        scouting.describe()
+    );
 
     let outside = tempfile::tempdir().unwrap();
     let victim = outside.path().join("victim.txt");
@@ -613,7 +630,10 @@ fn unwritable_spill_dir_keeps_the_inline_page() {
             let out = r.run(&with_spill(dir, &GREP_ARGS));
             assert_out(&out, 0, &format!("{GREP_PAGE}\n\n{GREP_UNSAVED}\n"));
         }
-        assert!(!Path::new("/proc/self/dsh-spill").exists());
+        assert!(
+            !Path::new("/proc/self/dsh-spill").exists(),
+            "a run with --spill-dir /proc/self/dsh-spill made it"
+        );
     } else {
         let spill = SpillDir::new();
         fs::create_dir(&spill.dir).unwrap();
@@ -710,9 +730,10 @@ fn concurrent_saves_agree_on_one_file() {
             "a concurrent run of {args:?}"
         );
     }
-    assert_eq!(outputs.len(), 8);
-    assert_eq!(spill.names(), [name]);
-    assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+    let what = format!("8 concurrent runs of {args:?}");
+    assert_eq!(outputs.len(), 8, "{what}");
+    assert_eq!(spill.names(), [name], "{what}");
+    assert_eq!(fs::read_to_string(&locator).unwrap(), content, "{what}");
     assert_no_temp_files(&spill.dir);
 }
 
@@ -741,9 +762,9 @@ fn no_temp_files_after_failed_saves() {
             assert_out(&out, 0, &format!("{GLOB_PAGE}\n\n{GLOB_UNSAVED}\n"));
         }
         assert_no_temp_files(&spill.dir);
-        assert_eq!(spill.names(), [name.as_str()]);
+        assert_eq!(spill.names(), [name.as_str()], "two runs of {GLOB_ARGS:?}");
     }
-    assert_eq!(fs::read(&victim).unwrap(), b"v");
+    assert_eq!(fs::read(&victim).unwrap(), b"v", "runs of {GLOB_ARGS:?}");
 }
 
 /// What tells one file from its rewrite: its inode on Unix; on Windows its
