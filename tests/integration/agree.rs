@@ -25,7 +25,7 @@ use proptest::sample::select;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 
-use crate::harness::{Ran, TestDir, assert_out, binary, stdout};
+use crate::harness::{Ran, TestDir, assert_out, binary, stdout, stdout_json};
 
 /// Cases the property runs unless `PROPTEST_CASES` says otherwise: a few
 /// seconds in a debug build.
@@ -646,16 +646,6 @@ impl Got {
                 .collect(),
         }
     }
-
-    fn show(&self) -> String {
-        format!(
-            "{}\nexit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-            self.ran.describe(),
-            self.ran.status.code(),
-            String::from_utf8_lossy(&self.ran.stdout),
-            String::from_utf8_lossy(&self.ran.stderr)
-        )
-    }
 }
 
 impl Cx<'_> {
@@ -674,7 +664,7 @@ impl Cx<'_> {
             self.case.tree.listing(&self.t.root())
         );
         for got in runs {
-            let _ = write!(msg, "\n=== {}\n", got.show());
+            let _ = write!(msg, "\n=== {}\n", got.ran.transcript());
         }
         TestCaseError::fail(msg)
     }
@@ -1251,22 +1241,16 @@ fn a_multiline_count_of_one_file_names_it() {
 #[test]
 fn an_empty_count_is_a_count_multiline_or_not() {
     let t = small();
-    let envelope = |words: &[&str]| -> (Option<i32>, Value) {
-        let ran = t.run(words);
-        let v = serde_json::from_slice(&ran.stdout)
-            .unwrap_or_else(|e| panic!("{}: not JSON ({e}): {ran:?}", ran.describe()));
-        (ran.status.code(), v)
-    };
-    let plain = envelope(&["--format", "json", "grep", "nowhere", "--output", "count"]);
-    let multiline = envelope(&[
+    let plain = t.run(&["--format", "json", "grep", "nowhere", "--output", "count"]);
+    let multiline = t.run(&[
         "--format", "json", "grep", "-U", "nowhere", "--output", "count",
     ]);
-    assert_eq!(plain.1["output"], json!("count"), "{}", plain.1);
+    let (plain_v, multiline_v) = (stdout_json(&plain), stdout_json(&multiline));
+    assert_eq!(plain_v["output"], json!("count"), "{plain:?}");
     assert_eq!(
-        multiline,
-        plain,
-        "`dsh-search --format json grep -U nowhere --output count` in {} differs from the same without -U",
-        t.root()
+        (multiline.status.code(), multiline_v),
+        (plain.status.code(), plain_v),
+        "the same without -U differs:\n{multiline:?}\n=== without -U\n{plain:?}"
     );
 }
 

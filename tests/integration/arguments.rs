@@ -2,7 +2,7 @@
 //! §2); model mistakes are argument errors with exit 2 (SPEC §3); bad numbers
 //! are usage errors naming the option (SPEC §1).
 
-use crate::harness::{TestDir, assert_out};
+use crate::harness::{Ran, TestDir, assert_exit, assert_out};
 
 /// Assert that no shell ever ran the `touch pwned` payloads.
 #[track_caller]
@@ -133,14 +133,14 @@ fn shell_syntax_in_arguments_never_runs() {
     // A missing path full of shell syntax: rg itself names it, verbatim.
     let path = "'$(touch pwned)'\"; touch pwned\"";
     let out = t.run(&["grep", "x", path]);
-    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    assert_exit(&out, 4);
     let text = String::from_utf8_lossy(&out.stdout);
     // rg 14 prefixes its messages with "rg: ", rg 13 does not.
     assert!(
         text.starts_with("Error: grep could not search the given path (ripgrep exit 2: "),
-        "{text}"
+        "{out:?}"
     );
-    assert!(text.contains(&format!("{path}: ")), "{text}");
+    assert!(text.contains(&format!("{path}: ")), "{out:?}");
     assert_not_pwned(&t);
 }
 
@@ -168,13 +168,13 @@ fn a_newline_in_a_grep_pattern_is_rejected_by_rg() {
     let t = TestDir::new();
     t.write("a.txt", "a\nb\n");
     let out = t.run(&["grep", "a\nb"]);
-    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert_exit(&out, 3);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.starts_with("Error: grep pattern rejected by ripgrep (exit 2): "),
-        "{text}"
+        "{out:?}"
     );
-    assert!(text.contains("literal"), "{text}");
+    assert!(text.contains("literal"), "{out:?}");
 }
 
 #[test]
@@ -362,15 +362,18 @@ const NUMERIC: [(&str, &str); 5] = [
 
 #[track_caller]
 /// A usage error is reported on stdout, like every failure, naming the option.
-fn assert_usage_error(out: &std::process::Output, option: &str) {
-    assert_eq!(out.status.code(), Some(2));
+fn assert_usage_error(out: &Ran, option: &str) {
+    assert_exit(out, 2);
     assert!(out.stderr.is_empty(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.starts_with("Error: ") && text.ends_with('\n'),
-        "{text}"
+        "{out:?}"
     );
-    assert!(text.contains(option), "stdout should name {option}: {text}");
+    assert!(
+        text.contains(option),
+        "stdout should name {option}: {out:?}"
+    );
 }
 
 #[test]

@@ -3,9 +3,9 @@
 //! read as "No matches found". grep lists such files and never prints
 //! their lines.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::harness::{TestDir, assert_out, stdout};
+use crate::harness::{TestDir, assert_json, assert_out, stdout};
 
 /// A text file, a text log with one stray NUL, a real binary that matches,
 /// and a binary that does not.
@@ -59,11 +59,10 @@ fn a_binary_file_named_as_path_is_listed_too() {
 fn the_json_names_every_binary_file() {
     let t = tree();
     let out = t.run(&["--format", "json", "grep", "needle"]);
-    assert_eq!(out.status.code(), Some(0));
-    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        got,
-        json!({
+    assert_json(
+        &out,
+        0,
+        &json!({
             "version": 1, "tool": "grep", "ok": true, "status": "results",
             "files": [{"path": "notes.txt", "matches": [
                 {"line_number": 1, "preview": "needle text", "line_truncated": false},
@@ -72,7 +71,7 @@ fn the_json_names_every_binary_file() {
             "binary_files": ["app.log", "bin/tool"],
             "spill": null, "spill_error": null, "warnings": [], "hints": [],
             "text": "Found 2 matches\n\nnotes.txt\nLine 1: needle text\nLine 2: more needle\n\n(Also matched in 2 binary files, lines not shown: app.log, bin/tool)"
-        })
+        }),
     );
 }
 
@@ -95,25 +94,29 @@ fn many_binary_files_are_counted_inline_and_saved_whole() {
         "needle",
     ]);
     let text = stdout(&out);
-    let (page, footer) = text.rsplit_once("\n\n").unwrap();
+    let (page, footer) = text
+        .rsplit_once("\n\n")
+        .unwrap_or_else(|| panic!("no footer: {out:?}"));
     assert_eq!(
         page,
         format!(
             "Found 1 of 2 matches\n\na.txt\nLine 1: needle\n\n(Also matched in 23 binary files, lines not shown: {}, and 3 more)\n\n(The other 1 match: a.txt 1)",
             names.join(", ")
-        )
+        ),
+        "{out:?}"
     );
     let locator = footer
         .strip_prefix("(Full grep result stored at: ")
         .and_then(|f| f.split_once(". Use read"))
-        .map(|(l, _)| l.to_owned())
-        .unwrap();
+        .map_or_else(|| panic!("no locator: {out:?}"), |(l, _)| l.to_owned());
     let all: Vec<String> = (0..23).map(|i| format!("b{i:02}.bin")).collect();
     assert_eq!(
         std::fs::read_to_string(locator).unwrap(),
         format!(
             "Found 2 matches\n\na.txt\nLine 1: needle\nLine 2: needle\n\n(Also matched in 23 binary files, lines not shown: {})",
             all.join(", ")
-        )
+        ),
+        "the file saved by {}",
+        out.describe()
     );
 }

@@ -13,8 +13,10 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::harness::{INSTALL_WAYS, Ran, TestDir, assert_out, real_rg_path};
-use crate::procs::{GONE_WITHIN, Sleepers, WAIT_LIMIT, interrupt, poll, wait_bounded};
+use crate::harness::{
+    INSTALL_WAYS, Ran, TestDir, WAIT_LIMIT, assert_out, describe_command, real_rg_path,
+};
+use crate::procs::{GONE_WITHIN, Sleepers, interrupt, poll, wait_bounded};
 
 /// What "returns promptly" means here: far below the 30 s the strays live.
 const PROMPT: Duration = Duration::from_secs(10);
@@ -92,10 +94,11 @@ fn a_stray_outside_the_group_does_not_hold_a_finished_search() {
     kill_stray(&silent);
     kill_stray(&writer);
     assert_out(&out, 1, "No matches found\n");
-    assert!(took < PROMPT, "took {took:?}");
+    assert!(took < PROMPT, "{} took {took:?}", out.describe());
     assert!(
         writer_gone,
-        "the writer should die of SIGPIPE once the pipe is closed"
+        "{}: the writer should die of SIGPIPE once the pipe is closed",
+        out.describe()
     );
 }
 
@@ -122,7 +125,7 @@ fn a_stray_outside_the_group_does_not_extend_the_timeout() {
         6,
         "Error: grep timed out after 1000ms; narrow pattern, path, or include and retry, or raise --timeout-ms.\n",
     );
-    assert!(took < PROMPT, "took {took:?}");
+    assert!(took < PROMPT, "{} took {took:?}", out.describe());
     tracked.assert_gone();
 }
 
@@ -172,7 +175,11 @@ fn glob_stat_and_sort_stop_at_the_deadline() {
             6,
             "Error: glob timed out after 1000ms; narrow pattern or path and retry, or raise --timeout-ms.\n",
         );
-        assert!(took < Duration::from_secs(3), "{order}: took {took:?}");
+        assert!(
+            took < Duration::from_secs(3),
+            "{} took {took:?}",
+            out.describe()
+        );
     }
 }
 
@@ -181,12 +188,10 @@ fn sigint_during_glob_stat_phase_stops_it() {
     let t = TestDir::new();
     let pid_file = t.path().join("rg.pid");
     let rg = huge_listing(&t, "0", &pid_file);
-    let child = t
-        .cmd_std()
-        .args(["--rg", &rg, "glob", "*"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut cmd = t.cmd_std();
+    cmd.args(["--rg", &rg, "glob", "*"]).stdout(Stdio::piped());
+    let what = describe_command(&cmd);
+    let child = cmd.spawn().unwrap();
     // Once rg has exited and been reaped, dsh-search is stat'ing.
     let rg_done = poll(WAIT_LIMIT, || {
         fs::read_to_string(&pid_file)
@@ -201,15 +206,19 @@ fn sigint_during_glob_stat_phase_stops_it() {
     let started = Instant::now();
     let (status, out) = wait_bounded(child, WAIT_LIMIT);
     let took = started.elapsed();
-    assert!(rg_done && sent.success());
+    assert!(
+        rg_done && sent.success(),
+        "{what}: rg did not end ({rg_done}) or kill -INT failed ({sent})"
+    );
     assert_eq!(
         (status.code(), out.as_str()),
         (
             Some(6),
             "Error: glob was interrupted by SIGINT; the search was stopped.\n"
-        )
+        ),
+        "{what}, sent SIGINT in its stat phase"
     );
-    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert!(took < Duration::from_secs(2), "{what} took {took:?}");
 }
 
 // ------------------------------------------------ signals that would kill
@@ -223,11 +232,11 @@ fn fatal_signals_kill_the_group_then_dsh_search() {
         ("ALRM", libc_signal::ALRM, 354),
         ("XCPU", libc_signal::XCPU, 355),
     ] {
-        let (status, out) = interrupt(signal, "", seconds);
+        let (status, out, what) = interrupt(signal, "", seconds);
         assert_eq!(
             (status.signal(), out.as_str()),
             (Some(number), ""),
-            "SIG{signal}: dsh-search dies by the signal, after its group"
+            "{what}, sent SIG{signal}: dsh-search dies by the signal, after its group"
         );
     }
 }
@@ -257,23 +266,25 @@ fn sigpipe_is_ignored_and_the_search_completes() {
             marker.display()
         ),
     );
-    let child = t
-        .cmd_std()
-        .args(["--rg", &rg, "grep", "x"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    assert!(poll(WAIT_LIMIT, || marker.exists()));
+    let mut cmd = t.cmd_std();
+    cmd.args(["--rg", &rg, "grep", "x"]).stdout(Stdio::piped());
+    let what = describe_command(&cmd);
+    let child = cmd.spawn().unwrap();
+    assert!(
+        poll(WAIT_LIMIT, || marker.exists()),
+        "{what}: the fake rg never started"
+    );
     let tracked = sleepers.track();
     let sent = StdCommand::new("kill")
         .args(["-PIPE", &child.id().to_string()])
         .status()
         .unwrap();
     let (status, out) = wait_bounded(child, WAIT_LIMIT);
-    assert!(sent.success());
+    assert!(sent.success(), "{what}: kill -PIPE failed: {sent}");
     assert_eq!(
         (status.code(), out.as_str()),
-        (Some(1), "No matches found\n")
+        (Some(1), "No matches found\n"),
+        "{what}, sent SIGPIPE"
     );
     tracked.assert_gone();
 }
@@ -296,15 +307,14 @@ fn sigkill_takes_rg_along(args: &[&str], stdin: &[u8]) {
             marker.display()
         ),
     );
-    let mut child = t
-        .cmd_std()
-        .arg("--rg")
+    let mut cmd = t.cmd_std();
+    cmd.arg("--rg")
         .arg(&rg)
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdout(Stdio::piped());
+    let what = describe_command(&cmd);
+    let mut child = cmd.spawn().unwrap();
     let mut input = child.stdin.take().unwrap();
     input.write_all(stdin).unwrap();
     let started = poll(WAIT_LIMIT, || marker.exists());
@@ -313,8 +323,8 @@ fn sigkill_takes_rg_along(args: &[&str], stdin: &[u8]) {
     let gone = poll(GONE_WITHIN, || !running(&pid_file, "sleep"));
     kill_stray(&pid_file);
     drop(input);
-    assert!(started, "the fake rg never started");
-    assert!(gone, "rg outlived a SIGKILLed dsh-search {args:?}");
+    assert!(started, "{what}: the fake rg never started");
+    assert!(gone, "{what}: rg outlived dsh-search, SIGKILLed");
 }
 
 #[cfg(any(target_os = "linux", target_os = "freebsd"))]
@@ -413,14 +423,14 @@ fn path_lookup_skips_empty_and_relative_entries() {
         explain
             .lines()
             .any(|l| l.starts_with(&rg_line) && l.ends_with("), from PATH")),
-        "{explain}"
+        "{out:?}"
     );
     assert!(
         explain.contains(&format!(
             "  sh -c:    exec '{}/rg' --no-config",
             real_dir.display()
         )),
-        "{explain}"
+        "{out:?}"
     );
 }
 
@@ -486,7 +496,7 @@ fn the_rg_beside_dsh_search_comes_before_path_and_after_rg_options() {
             explain.lines().any(|l| l
                 .starts_with(&format!("  rg:       rg → {} (ripgrep ", beside.display()))
                 && l.ends_with("), beside dsh-search")),
-            "{explain}"
+            "{out:?}"
         );
     }
     assert!(marker.exists(), "the rg beside dsh-search did not run");
@@ -502,7 +512,7 @@ fn the_rg_beside_dsh_search_comes_before_path_and_after_rg_options() {
             |l| l.starts_with(&format!("  rg:       {} (", real_rg_path()))
                 && l.ends_with("), from --rg/DSH_SEARCH_RG")
         ),
-        "{explain}"
+        "{out:?}"
     );
     assert!(
         !marker.exists(),
@@ -515,13 +525,12 @@ fn a_signal_while_call_waits_for_its_arguments_ends_it() {
     // stdin stays open and empty: `call` is still reading its arguments,
     // no search has started, and SIGTERM keeps its default action.
     let t = TestDir::new();
-    let mut child = t
-        .cmd_std()
-        .args(["call", "grep", "-"])
+    let mut cmd = t.cmd_std();
+    cmd.args(["call", "grep", "-"])
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdout(Stdio::piped());
+    let what = describe_command(&cmd);
+    let mut child = cmd.spawn().unwrap();
     // Whenever it lands (before main, or in the read), the default action
     // ends the process.
     let input = child.stdin.take();
@@ -531,6 +540,10 @@ fn a_signal_while_call_waits_for_its_arguments_ends_it() {
         .unwrap();
     let (status, out) = wait_bounded(child, WAIT_LIMIT);
     drop(input);
-    assert!(sent.success());
-    assert_eq!((status.signal(), out.as_str()), (Some(15), ""));
+    assert!(sent.success(), "{what}: kill -TERM failed: {sent}");
+    assert_eq!(
+        (status.signal(), out.as_str()),
+        (Some(15), ""),
+        "{what}, sent SIGTERM"
+    );
 }

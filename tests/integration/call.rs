@@ -4,12 +4,12 @@
 //! no ARGS), in text and JSON output; model mistakes in the JSON are
 //! argument errors that name the field (SPEC §1, §3, §8).
 
-use std::fs;
-use std::process::Output;
+use serde_json::json;
 
-use serde_json::{Value, json};
-
-use crate::harness::{Ran, T0, TestDir, assert_out, stdout};
+use crate::harness::{
+    Ran, T0, TestDir, assert_exit, assert_json, assert_out, assert_same_output, spill_file, stdout,
+    stdout_json,
+};
 
 /// The tree every test here searches: two Rust files under `src`, one under
 /// `tests`, a Markdown file the `*.rs` include leaves out. mtimes are set so
@@ -27,11 +27,6 @@ fn tree() -> TestDir {
     t
 }
 
-/// Exit code and stdout of a run, for comparing runs with each other.
-fn code_and_stdout(out: &Output) -> (Option<i32>, String) {
-    (out.status.code(), stdout(out))
-}
-
 /// Run `tool` four ways, all with the global options `opts`: from argv
 /// (`tool argv...`), and through `call` with `json` as the argument, on
 /// stdin after `-`, and on stdin with no ARGS. Assert the four give the
@@ -40,40 +35,29 @@ fn code_and_stdout(out: &Output) -> (Option<i32>, String) {
 fn same_as_argv(t: &TestDir, opts: &[&str], tool: &str, argv: &[&str], json: &str) -> Ran {
     let direct = t.cmd().args(opts).arg(tool).args(argv).output().unwrap();
     let runs = [
-        (
-            "call TOOL ARGS",
-            t.cmd()
-                .args(opts)
-                .args(["call", tool, json])
-                .output()
-                .unwrap(),
-        ),
-        (
-            "call TOOL - (stdin)",
-            t.cmd()
-                .args(opts)
-                .args(["call", tool, "-"])
-                .write_stdin(format!("{json}\n"))
-                .output()
-                .unwrap(),
-        ),
-        (
-            "call TOOL (stdin, no ARGS)",
-            t.cmd()
-                .args(opts)
-                .args(["call", tool])
-                .write_stdin(json)
-                .output()
-                .unwrap(),
-        ),
+        // call TOOL ARGS
+        t.cmd()
+            .args(opts)
+            .args(["call", tool, json])
+            .output()
+            .unwrap(),
+        // call TOOL - (stdin)
+        t.cmd()
+            .args(opts)
+            .args(["call", tool, "-"])
+            .write_stdin(format!("{json}\n"))
+            .output()
+            .unwrap(),
+        // call TOOL (stdin, no ARGS)
+        t.cmd()
+            .args(opts)
+            .args(["call", tool])
+            .write_stdin(json)
+            .output()
+            .unwrap(),
     ];
-    for (how, out) in &runs {
-        assert_eq!(
-            code_and_stdout(out),
-            code_and_stdout(&direct),
-            "`{how}` with {json} differs from `{tool} {argv:?}` (options {opts:?}); stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    for out in &runs {
+        assert_same_output(out, &direct);
     }
     direct
 }
@@ -94,14 +78,14 @@ fn same_in_both_formats(
     assert_out(&same_as_argv(t, opts, tool, argv, json), code, text);
     let json_opts: Vec<&str> = ["--format", "json"].iter().chain(opts).copied().collect();
     let out = same_as_argv(t, &json_opts, tool, argv, json);
-    assert_eq!(out.status.code(), Some(code), "--format json exit code");
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(envelope["tool"], json!(tool));
-    assert_eq!(envelope["ok"], json!(code <= 1), "{envelope}");
+    assert_exit(&out, code);
+    let envelope = stdout_json(&out);
+    assert_eq!(envelope["tool"], json!(tool), "{out:?}");
+    assert_eq!(envelope["ok"], json!(code <= 1), "{out:?}");
     assert_eq!(
         envelope["text"],
         json!(text.strip_suffix('\n').unwrap()),
-        "the JSON `text` is the text output"
+        "the JSON `text` is the text output: {out:?}"
     );
 }
 
@@ -182,12 +166,8 @@ fn call_capped_results_equal_argv_capped_results() {
     let spill_dir = spill.path().to_str().unwrap();
     let opts = ["--grep-max-matches", "1", "--spill-dir", spill_dir];
     let out = same_as_argv(&t, &opts, "grep", &GREP_ARGV, GREP_ARGS);
-    let files: Vec<_> = fs::read_dir(spill.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(files.len(), 1, "one spill file for one result: {files:?}");
-    let locator = files[0].to_str().unwrap();
+    let file = spill_file(spill.path(), &out);
+    let locator = file.to_str().unwrap();
     assert_out(
         &out,
         0,
@@ -204,13 +184,13 @@ fn call_pattern_errors_equal_argv_pattern_errors() {
     // The message quotes rg's stderr, which is rg's to word; the framing is ours.
     let glob = same_as_argv(&t, &[], "glob", &["{a"], r#"{"pattern":"{a"}"#);
     let text = stdout(&glob);
-    assert_eq!(glob.status.code(), Some(3), "{text}");
+    assert_exit(&glob, 3);
     assert!(
         text.starts_with("Error: glob pattern rejected by ripgrep (exit 2): ")
             && text.ends_with(
                 "\nFix the glob (balance its [ ] and { } or escape them as [[] and [{]) and retry.\n"
             ),
-        "{text}"
+        "{glob:?}"
     );
     same_in_both_formats(&t, &[], "glob", &["{a"], r#"{"pattern":"{a"}"#, 3, &text);
 
@@ -218,7 +198,7 @@ fn call_pattern_errors_equal_argv_pattern_errors() {
     let grep_argv = ["a(", "src", "--include", "*.rs"];
     let grep = same_as_argv(&t, &[], "grep", &grep_argv, grep_json);
     let text = stdout(&grep);
-    assert_eq!(grep.status.code(), Some(3), "{text}");
+    assert_exit(&grep, 3);
     assert!(
         text.starts_with("Error: grep pattern rejected by ripgrep (exit 2): ")
             && text.contains("regex parse error:")
@@ -226,7 +206,7 @@ fn call_pattern_errors_equal_argv_pattern_errors() {
             && text.ends_with(
                 "\nFix the pattern (a ripgrep regex: escape ( ) [ ] { } . * + ? | \\ with a backslash to match them literally) and retry, or pass literal: true to search for the text as written.\n"
             ),
-        "{text}"
+        "{grep:?}"
     );
     same_in_both_formats(&t, &[], "grep", &grep_argv, grep_json, 3, &text);
 }
@@ -372,11 +352,10 @@ fn argument_errors_name_the_field() {
             .args(["--format", "json", "call", tool, args])
             .output()
             .unwrap();
-        assert_eq!(json_out.status.code(), Some(2), "{args}");
-        let envelope: Value = serde_json::from_slice(&json_out.stdout).unwrap();
-        assert_eq!(
-            envelope,
-            json!({
+        assert_json(
+            &json_out,
+            2,
+            &json!({
                 "version": 1,
                 "tool": tool,
                 "ok": false,
@@ -388,7 +367,6 @@ fn argument_errors_name_the_field() {
                 },
                 "text": format!("Error: {message}"),
             }),
-            "{args}"
         );
     }
 }
@@ -403,21 +381,20 @@ fn an_unknown_tool_is_a_usage_error() {
         2,
         "Error: invalid value 'find' for '<TOOL>'\n  [possible values: glob, grep]\n\nFor more information, try '--help'.\n",
     );
-    assert!(out.stderr.is_empty());
+    assert!(out.stderr.is_empty(), "{out:?}");
 
     let out = t.run(&["--format", "json", "call", "find", "{}"]);
-    assert_eq!(out.status.code(), Some(2));
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     let message = "invalid value 'find' for '<TOOL>'\n  [possible values: glob, grep]\n\nFor more information, try '--help'.";
-    assert_eq!(
-        envelope,
-        json!({
+    assert_json(
+        &out,
+        2,
+        &json!({
             "version": 1,
             "tool": null,
             "ok": false,
             "error": {"name": "ArgumentError", "code": "INVALID_ARGUMENT", "message": message},
             "text": format!("Error: {message}"),
-        })
+        }),
     );
 }
 
@@ -498,18 +475,17 @@ fn unknown_fields_are_ignored_and_named() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        envelope,
-        json!({
+    assert_json(
+        &out,
+        0,
+        &json!({
             "version": 1, "tool": "glob", "ok": true, "status": "results",
             "paths": ["README.md"], "total": 1, "shown": 1, "truncated": false,
             "spill": null, "spill_error": null,
             "warnings": ["ignored unknown argument: include"],
             "hints": [],
             "text": "README.md\n\n(ignored unknown argument: include)"
-        })
+        }),
     );
     // A failed call names them too; a wrong type is still an error.
     let out = t
@@ -517,17 +493,16 @@ fn unknown_fields_are_ignored_and_named() {
         .args(["--format", "json", "call", "grep", r#"{"pattern":2,"x":1}"#])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        envelope,
-        json!({
+    assert_json(
+        &out,
+        2,
+        &json!({
             "version": 1, "tool": "grep", "ok": false,
             "error": {"name": "ArgumentError", "code": "INVALID_ARGUMENT",
                       "message": "grep argument `pattern` must be a string, not a number", "field": "pattern"},
             "text": "Error: grep argument `pattern` must be a string, not a number\n\n(ignored unknown argument: x)",
             "warnings": ["ignored unknown argument: x"]
-        })
+        }),
     );
 }
 

@@ -192,7 +192,7 @@ fn the_checked_examples_print_what_they_show() {
             assert_eq!(
                 code != 0 && code != 1,
                 want_failure,
-                "{}: `{command}` exited {code}",
+                "{}: `{command}` exited {code}: {out:?}",
                 doc.display()
             );
             // A locator is a path of this OS's own (`\` on Windows).

@@ -2,25 +2,26 @@
 
 use std::fmt::Write as _;
 
-use crate::harness::{KILLED, T0, TestDir};
+use crate::harness::{KILLED, Ran, T0, TestDir, assert_same_output, canonical, spill_file};
 
 /// Run `args` with and without `--explain`; stdout and exit code must be
-/// identical. Returns the explain text.
-fn explained(t: &TestDir, args: &[&str]) -> String {
+/// identical. Returns the run with `--explain`: its stderr is the account
+/// (see [`account`]).
+#[track_caller]
+fn explained(t: &TestDir, args: &[&str]) -> Ran {
     let plain = t.run(args);
-    let mut with: Vec<&str> = vec!["--explain"];
-    with.extend_from_slice(args);
-    let out = t.run(&with);
-    assert_eq!(
-        out.stdout, plain.stdout,
-        "stdout changed under --explain: {args:?}"
-    );
-    assert_eq!(out.status.code(), plain.status.code());
+    let out = t.cmd().arg("--explain").args(args).output().unwrap();
+    assert_same_output(&out, &plain);
     assert!(
         plain.stderr.is_empty(),
         "stderr without --explain: {plain:?}"
     );
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    out
+}
+
+/// The account `--explain` gave on stderr.
+fn account(ran: &Ran) -> String {
+    String::from_utf8_lossy(&ran.stderr).into_owned()
 }
 
 /// The first line of the account: the command as this OS runs it, for the
@@ -106,9 +107,9 @@ fn rg_line() -> String {
 fn a_successful_grep() {
     let t = TestDir::new();
     t.write("a.rs", "fn main() {}\nfn other() {}\n");
-    let e = explained(&t, &["grep", "fn"]);
+    let ran = explained(&t, &["grep", "fn"]);
     assert_eq!(
-        masked(&e),
+        masked(&account(&ran)),
         format!(
             "dsh-search --explain: grep\n{}\n  workdir:  {}\n{}\n  ended:    rg exited with status 0\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  2 matches in 1 file seen, 2 shown (--grep-max-matches 250); 0 shown previews cut at 2000 bytes\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     0\n",
             command_line(&[
@@ -120,14 +121,16 @@ fn a_successful_grep() {
             ]),
             t.root(),
             rg_line()
-        )
+        ),
+        "{}",
+        ran.describe()
     );
 }
 
 #[test]
 fn an_empty_glob() {
     let t = TestDir::new();
-    let e = explained(&t, &["glob", "*.nothing"]);
+    let ran = explained(&t, &["glob", "*.nothing"]);
     let vcs: Vec<String> = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"]
         .iter()
         .flat_map(|d| [format!("!**/{d}"), format!("!**/{d}/**")])
@@ -142,24 +145,27 @@ fn an_empty_glob() {
     ];
     words.extend(vcs.iter().map(|v| ("--glob=", v.as_str())));
     assert_eq!(
-        masked(&e),
+        masked(&account(&ran)),
         format!(
             "dsh-search --explain: glob\n{}\n  workdir:  {}\n{}\n  ended:    rg exited with status 1\n  stdout:   <n> bytes raw (cap 20000000)\n  stderr:   (empty)\n  elapsed:  <ms>\n  results:  0 paths seen, 0 shown (--glob-max-results 100)\n  spill:    not needed (the result fit inline)\n  limit:    none\n  exit:     1\n",
             command_line(&words),
             t.root(),
             rg_line()
-        )
+        ),
+        "{}",
+        ran.describe()
     );
 }
 
 /// Whether every one of `needles` is a whole line of the account (the
 /// lines that quote rg or hold temp paths are checked this way).
 #[track_caller]
-fn assert_lines(explain: &str, needles: &[&str]) {
+fn assert_lines(ran: &Ran, needles: &[&str]) {
+    let explain = account(ran);
     for needle in needles {
         assert!(
             explain.lines().any(|l| l == *needle),
-            "--explain lacks the line {needle:?}:\n{explain}"
+            "--explain lacks the line {needle:?}: {ran:?}"
         );
     }
 }
@@ -168,9 +174,9 @@ fn assert_lines(explain: &str, needles: &[&str]) {
 fn an_error() {
     let t = TestDir::new();
     t.write("a.rs", "x\n");
-    let e = explained(&t, &["grep", "a("]);
+    let ran = explained(&t, &["grep", "a("]);
     assert_lines(
-        &e,
+        &ran,
         &[
             "  ended:    rg exited with status 2",
             "  stderr:   rg: regex parse error:",
@@ -179,9 +185,9 @@ fn an_error() {
             "  exit:     3",
         ],
     );
-    let e = explained(&t, &["--cwd", "/nonexistent/dsh", "glob", "*"]);
+    let ran = explained(&t, &["--cwd", "/nonexistent/dsh", "glob", "*"]);
     assert_lines(
-        &e,
+        &ran,
         &[
             "  run:      rg was not started",
             "  limit:    none",
@@ -209,19 +215,22 @@ fn a_capped_spill() {
         "glob",
         "*",
     ];
-    let e = explained(&t, &args);
+    let ran = explained(&t, &args);
     // The plain run inside `explained` saved the file; the explained run reuses it.
     assert_lines(
-        &e,
+        &ran,
         &[
             "  results:  3 paths seen, 2 shown (--glob-max-results 2)",
-            &format!("  spill:    reused the identical {}", saved(spill.path())),
+            &format!(
+                "  spill:    reused the identical {}",
+                saved(spill.path(), &ran)
+            ),
             "  limit:    --glob-max-results (2) capped the page",
         ],
     );
-    let e = explained(&t, &["--glob-max-results", "2", "glob", "*"]);
+    let ran = explained(&t, &["--glob-max-results", "2", "glob", "*"]);
     assert_lines(
-        &e,
+        &ran,
         &[
             "  spill:    not saved: no spill directory is configured (--spill-dir or DSH_SEARCH_SPILL_DIR)",
         ],
@@ -232,9 +241,9 @@ fn a_capped_spill() {
 fn a_run_stopped_by_a_limit() {
     let t = TestDir::new();
     t.write("a.txt", "word\n".repeat(100));
-    let e = explained(&t, &["--raw-output-max-bytes", "100", "grep", "word"]);
+    let ran = explained(&t, &["--raw-output-max-bytes", "100", "grep", "word"]);
     assert_lines(
-        &e,
+        &ran,
         &[
             &format!("  ended:    stopped: raw output passed 100 bytes; {KILLED}"),
             "  limit:    --raw-output-max-bytes (100) stopped the run",
@@ -244,12 +253,7 @@ fn a_run_stopped_by_a_limit() {
     );
 }
 
-/// The one file saved in `dir`.
-fn saved(dir: &std::path::Path) -> String {
-    let files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(files.len(), 1, "{files:?}");
-    crate::harness::canonical(&files[0]).display().to_string()
+/// The one file `ran` saved in `dir`, as its locator names it.
+fn saved(dir: &std::path::Path, ran: &Ran) -> String {
+    canonical(&spill_file(dir, ran)).display().to_string()
 }

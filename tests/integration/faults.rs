@@ -12,7 +12,7 @@ use std::fs;
 #[cfg(unix)]
 use std::path::PathBuf;
 
-use crate::harness::{INSTALL_WAYS, Ran, TestDir, assert_out, stdout};
+use crate::harness::{INSTALL_WAYS, Ran, TestDir, assert_exit, assert_out, stdout, stdout_json};
 #[cfg(unix)]
 use crate::procs::{Sleepers, interrupt};
 
@@ -247,22 +247,22 @@ fn real_rg_rejects_bad_regex_and_glob() {
     t.write("a.txt", "a(\n");
     let out = t.run(&["grep", "a("]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert_exit(&out, 3);
     assert!(
         text.starts_with("Error: grep pattern rejected by ripgrep (exit 2): ")
             && text.contains("regex parse error")
             && text.ends_with(&format!("\n{GREP_ADVICE}\n")),
-        "{text}"
+        "{out:?}"
     );
 
     let out = t.run(&["glob", "a{"]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert_exit(&out, 3);
     assert!(
         text.starts_with("Error: glob pattern rejected by ripgrep (exit 2): ")
             && text.contains("error parsing glob")
             && text.ends_with(&format!("\n{GLOB_ADVICE}\n")),
-        "{text}"
+        "{out:?}"
     );
 }
 
@@ -443,12 +443,10 @@ fn a_partial_search_counts_a_path_with_a_newline_once_and_escapes_it() {
         &format!("Found 1 match\n\na.txt\nLine 1: needle\n\n{note}\n"),
     );
     let json = run_with(&t, &rg, &["--format", "json", "grep", "needle"]);
-    let envelope: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(
-        envelope["warnings"],
+        stdout_json(&json)["warnings"],
         serde_json::json!([&note[1..note.len() - 1]]),
-        "{}",
-        json.describe()
+        "{json:?}"
     );
 }
 
@@ -567,12 +565,12 @@ fn assert_malformed_exact(out: &str, detail: &str) {
 fn assert_malformed_prefix(out: &str, detail_prefix: &str) {
     let got = grep_output(out);
     let text = stdout(&got);
-    assert_eq!(got.status.code(), Some(4), "{text}");
+    assert_exit(&got, 4);
     assert!(
         text.starts_with(&format!(
             "Error: grep failed: ripgrep's output could not be parsed ({detail_prefix}"
         )) && text.ends_with(MALFORMED_TAIL),
-        "{text}"
+        "{got:?}"
     );
 }
 
@@ -728,12 +726,10 @@ fn counts_and_line_numbers_at_u64_max_are_shown_true() {
         &rg,
         &["--format", "json", "grep", "x", "--output", "count"],
     );
-    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(
-        value["total_matches"],
+        stdout_json(&json)["total_matches"],
         serde_json::json!(max),
-        "{}",
-        json.describe()
+        "{json:?}"
     );
     // Matched lines and context lines numbered up to u64::MAX, with context.
     let context = |n: u64| {
@@ -790,13 +786,12 @@ fn counts_that_add_up_past_u64_max_are_a_parse_failure() {
     let rg = scripted(&t, out.as_bytes(), b"", 0);
     let ran = run_with(&t, &rg, &["grep", "x", "-U", "--output", "count"]);
     let text = stdout(&ran);
-    assert_eq!(ran.status.code(), Some(4), "{}: {text}", ran.describe());
+    assert_exit(&ran, 4);
     assert!(
         text.starts_with(&format!(
             "Error: grep failed: ripgrep's output could not be parsed (record 2: the counts add up past {max} matched lines"
         )),
-        "{}: {text}",
-        ran.describe()
+        "{ran:?}"
     );
 }
 
@@ -860,9 +855,11 @@ fn malformed_output_after_rg_exit_1_is_still_exit_4() {
     let t = TestDir::new();
     let rg = scripted(&t, b"garbage\n", b"", 1);
     let out = run_with(&t, &rg, &["grep", "x"]);
-    let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(4), "{text}");
-    assert!(text.contains("(record 1: not a JSON record: "), "{text}");
+    assert_exit(&out, 4);
+    assert!(
+        stdout(&out).contains("(record 1: not a JSON record: "),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -948,19 +945,26 @@ fn stderr_flood_is_bounded_and_marked() {
     let rg = planned(&t, &format!("erepeat 50000000 {}\nexit 2", flood.display()));
     let out = run_with(&t, &rg, &["grep", "x"]);
     let text = stdout(&out);
+    // What it printed, cut: unbounded, it would be 500 MB.
+    let head = &text[..text.len().min(500)];
     assert_eq!(
         out.status.code(),
         Some(4),
-        "{}",
-        &text[..text.len().min(500)]
+        "{} printed {head}",
+        out.describe()
     );
-    assert!(text.len() < 20 * 1024, "message is {} bytes", text.len());
+    assert!(
+        text.len() < 20 * 1024,
+        "{} printed {} bytes: {head}",
+        out.describe(),
+        text.len()
+    );
     assert!(
         text.starts_with(
             "Error: grep failed: ripgrep exited with status 2: rg: flood\nrg: flood\n"
         ) && text.contains("bytes of stderr omitted")
             && text.ends_with("rg: flood\nrg: flood\n"),
-        "{text}"
+        "{out:?}"
     );
 }
 
@@ -1063,7 +1067,7 @@ fn grandchild_holding_stdout_open_does_not_hold_the_search() {
 #[test]
 fn sigterm_sigint_sighup_stop_the_search() {
     for (signal, seconds) in [("TERM", 311), ("INT", 312), ("HUP", 313)] {
-        let (status, out) = interrupt(signal, "", seconds);
+        let (status, out, what) = interrupt(signal, "", seconds);
         let code = status.code();
         assert_eq!(
             (code, out.as_str()),
@@ -1072,7 +1076,7 @@ fn sigterm_sigint_sighup_stop_the_search() {
                 format!("Error: grep was interrupted by SIG{signal}; the search was stopped.\n")
                     .as_str()
             ),
-            "signal {signal}"
+            "{what}, sent SIG{signal}"
         );
     }
 }
@@ -1099,14 +1103,15 @@ fn a_sh_planted_on_path_is_not_used() {
 #[cfg(unix)]
 #[test]
 fn sigterm_after_rg_closed_its_pipes_stops_the_search() {
-    let (status, out) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314);
+    let (status, out, what) = interrupt("TERM", "exec >/dev/null 2>&1\n", 314);
     let code = status.code();
     assert_eq!(
         (code, out.as_str()),
         (
             Some(6),
             "Error: grep was interrupted by SIGTERM; the search was stopped.\n"
-        )
+        ),
+        "{what}, sent SIGTERM"
     );
 }
 
@@ -1121,12 +1126,12 @@ fn rg_killed_by_a_signal_is_exit_4() {
         let rg = fake(&t, &format!("kill {how} $$"));
         let out = run_with(&t, &rg, &["grep", "x"]);
         let text = stdout(&out);
-        assert_eq!(out.status.code(), Some(4), "{text}");
+        assert_exit(&out, 4);
         // The shell may add its own "Killed" text: quoted stderr, so prefix.
         let prefix = format!("Error: grep failed: ripgrep was killed by signal {number}");
         assert!(
             text == format!("{prefix}\n") || text.starts_with(&format!("{prefix}: ")),
-            "{text}"
+            "{out:?}"
         );
     }
 }
@@ -1145,18 +1150,13 @@ fn command_line_too_long_is_exit_4() {
     let path = "b".repeat(120_000);
     let out = t.run(&["grep", &pattern, &path]);
     let text = stdout(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(4),
-        "{}",
-        &text[..text.len().min(300)]
-    );
+    assert_exit(&out, 4);
     let bytes = text
         .strip_prefix("Error: grep cannot run: its command line (")
         .and_then(|rest| rest.strip_suffix(" bytes) is too long for the operating system. Use a shorter pattern, path, or include.\n"))
-        .unwrap_or_else(|| panic!("{}", &text[..text.len().min(300)]));
+        .unwrap_or_else(|| panic!("{out:?}"));
     let bytes: usize = bytes.parse().unwrap();
-    assert!(bytes > 240_000 && bytes < 240_000 + 200, "{bytes}");
+    assert!(bytes > 240_000 && bytes < 240_000 + 200, "{out:?}");
 }
 
 // Unix only: a Unix path.
@@ -1244,7 +1244,7 @@ fn received_args(t: &TestDir, args: &[&str]) -> Vec<String> {
     let _ = fs::remove_file(&file);
     let rg = planned(t, &format!("args {}\nexit 1", file.display()));
     let out = run_with(t, &rg, args);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_exit(&out, 1);
     let text = fs::read_to_string(&file).expect("the fake rg wrote its arguments");
     let first = text.lines().next().expect("one run at least");
     serde_json::from_str(first).expect("a JSON array of strings")

@@ -2,9 +2,9 @@
 //! (SPEC §4a), and rg's letters (`-C` context, `-L` follow), against real
 //! rg, byte for byte, through argv, `call` and JSON.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::harness::{T0, TestDir, assert_out, stdout};
+use crate::harness::{T0, TestDir, argv_and_call, assert_exit, assert_out};
 
 /// A project with tests, a minified bundle and docs.
 fn tree() -> TestDir {
@@ -29,45 +29,13 @@ fn tree() -> TestDir {
     t
 }
 
-/// Run `tool` with `argv`, and through `call` with `json`: the same bytes.
-#[track_caller]
-fn both(t: &TestDir, tool: &str, argv: &[&str], json: &Value) -> crate::harness::Ran {
-    both_with(t, &[], tool, argv, json)
-}
-
-/// [`both`] with global options before the tool.
-#[track_caller]
-fn both_with(
-    t: &TestDir,
-    global: &[&str],
-    tool: &str,
-    argv: &[&str],
-    json: &Value,
-) -> crate::harness::Ran {
-    let mut words = global.to_vec();
-    words.push(tool);
-    words.extend_from_slice(argv);
-    let direct = t.run(&words);
-    let json = json.to_string();
-    let mut words = global.to_vec();
-    words.extend(["call", tool, json.as_str()]);
-    let called = t.run(&words);
-    assert_eq!(
-        (called.status.code(), stdout(&called)),
-        (direct.status.code(), stdout(&direct)),
-        "{} differs from {}",
-        called.describe(),
-        direct.describe()
-    );
-    direct
-}
-
 #[test]
 fn exclude_leaves_one_glob_out_of_grep_and_glob() {
     let t = tree();
     assert_out(
-        &both(
+        &argv_and_call(
             &t,
+            &[],
             "grep",
             &[
                 "parse_header",
@@ -82,8 +50,9 @@ fn exclude_leaves_one_glob_out_of_grep_and_glob() {
         "Found 3 files\n\nsrc/lib.rs\nweb/app.js\nweb/app.min.js\n",
     );
     assert_out(
-        &both(
+        &argv_and_call(
             &t,
+            &[],
             "grep",
             &["parse_header", "--exclude", "*.min.js", "web"],
             &json!({"pattern": "parse_header", "exclude": "*.min.js", "path": "web"}),
@@ -93,8 +62,9 @@ fn exclude_leaves_one_glob_out_of_grep_and_glob() {
     );
     // After include, so it wins over it.
     assert_out(
-        &both(
+        &argv_and_call(
             &t,
+            &[],
             "grep",
             &[
                 "parse_header",
@@ -111,8 +81,9 @@ fn exclude_leaves_one_glob_out_of_grep_and_glob() {
         "Found 1 match in 1 file\n\nsrc/lib.rs: 1\n",
     );
     assert_out(
-        &both(
+        &argv_and_call(
             &t,
+            &[],
             "glob",
             &["**/*.js", "--exclude", "*.min.js"],
             &json!({"pattern": "**/*.js", "exclude": "*.min.js"}),
@@ -121,8 +92,9 @@ fn exclude_leaves_one_glob_out_of_grep_and_glob() {
         "web/app.js\n",
     );
     assert_out(
-        &both(
+        &argv_and_call(
             &t,
+            &[],
             "glob",
             &["**/*.rs", "--exclude", "**/tests/**"],
             &json!({"pattern": "**/*.rs", "exclude": "**/tests/**"}),
@@ -132,8 +104,9 @@ fn exclude_leaves_one_glob_out_of_grep_and_glob() {
     );
     // Everything left out is an empty search, not an error.
     assert_out(
-        &both(
+        &argv_and_call(
             &t,
+            &[],
             "grep",
             &["parse_header", "--exclude", "*"],
             &json!({"pattern": "parse_header", "exclude": "*"}),
@@ -187,8 +160,9 @@ fn exclude_follows_includes_rules() {
     for (exclude, want) in cases {
         for tool in ["grep", "glob"] {
             assert_out(
-                &both(
+                &argv_and_call(
                     &t,
+                    &[],
                     tool,
                     &["x", "--exclude", exclude],
                     &json!({"pattern": "x", "exclude": exclude}),
@@ -225,8 +199,7 @@ fn rgs_letters_c_is_context_and_cwd_has_only_its_long_form() {
         "Error: before must be a whole number from 0 to 100, not 101\n",
     );
     // `-C DIR` is no longer the workdir: a directory name is no number.
-    let ran = t.run(&["-C", ".", "grep", "hit"]);
-    assert_eq!(ran.status.code(), Some(2), "{}", ran.describe());
+    assert_exit(&t.run(&["-C", ".", "grep", "hit"]), 2);
     assert_out(
         &t.run(&["--cwd", ".", "grep", "hit", "-C", "0"]),
         0,
@@ -241,8 +214,7 @@ mod links {
 
     use serde_json::json;
 
-    use super::both_with;
-    use crate::harness::{TestDir, assert_out};
+    use crate::harness::{TestDir, argv_and_call, assert_out, stdout_json};
 
     /// A project whose docs are a link to a shared directory, with a
     /// linked file beside them: `docs -> ../shared/docs`.
@@ -275,15 +247,15 @@ mod links {
         );
         // The hint in JSON: each path, its link and the link's target.
         let json = [&["--format", "json"][..], &grep].concat();
-        let envelope: serde_json::Value = serde_json::from_slice(&t.run(&json).stdout).unwrap();
+        let ran = t.run(&json);
         assert_eq!(
-            envelope["hints"][0],
+            stdout_json(&ran)["hints"][0],
             json!({"kind": "links", "count": 3, "complete": true, "examples": [
                 {"path": "FAQ.md", "link": "FAQ.md", "target": "../shared/docs/faq.md"},
                 {"path": "docs/faq.md", "link": "docs", "target": "../shared/docs"},
                 {"path": "docs/guide.md", "link": "docs", "target": "../shared/docs"},
             ]}),
-            "{envelope:#}"
+            "{ran:?}"
         );
     }
 
@@ -292,7 +264,7 @@ mod links {
         let (t, proj) = linked();
         let at = ["--cwd", proj.as_str(), "--glob-sort", "path"];
         assert_out(
-            &both_with(
+            &argv_and_call(
                 &t,
                 &at,
                 "grep",
@@ -303,7 +275,7 @@ mod links {
             "Found 3 matches\n\nFAQ.md\nLine 1: what is retry_budget?\n\ndocs/faq.md\nLine 1: what is retry_budget?\n\ndocs/guide.md\nLine 1: the retry_budget knob\n",
         );
         assert_out(
-            &both_with(
+            &argv_and_call(
                 &t,
                 &at,
                 "grep",
@@ -321,7 +293,7 @@ mod links {
             "Found 2 matches in 2 files\n\nFAQ.md: 1\ndocs/guide.md: 1\n",
         );
         assert_out(
-            &both_with(
+            &argv_and_call(
                 &t,
                 &at,
                 "glob",

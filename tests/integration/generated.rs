@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use crate::harness::TestDir;
+use crate::harness::{TestDir, assert_exit, assert_out, stdout};
 
 const REFRESH: &str = "cargo run --locked -- generate --out-dir .";
 
@@ -82,7 +82,13 @@ fn generation_is_byte_stable() {
         assert!(out.status.success(), "generate failed: {out:?}");
     }
     for sub in ["man", "completions"] {
-        assert_eq!(files(&a.join(sub)), files(&b.join(sub)));
+        assert_eq!(
+            files(&a.join(sub)),
+            files(&b.join(sub)),
+            "{sub}/ differs between {} and {}",
+            a.display(),
+            b.display()
+        );
     }
 }
 
@@ -100,30 +106,26 @@ fn help_for_every_subcommand_exits_zero() {
         &["help", "grep"],
     ] {
         let out = t.run(args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stdout).contains("Usage: dsh-search"),
-            "{args:?}"
-        );
+        assert_exit(&out, 0);
+        assert!(stdout(&out).contains("Usage: dsh-search"), "{out:?}");
     }
-    let grep = String::from_utf8_lossy(&t.run(&["grep", "--help"]).stdout).into_owned();
+    let grep = t.run(&["grep", "--help"]);
     for needle in [
         "--include",
         "DSH_SEARCH_GREP_MAX_MATCHES",
         "[default: 250]",
         "Examples:",
     ] {
-        assert!(grep.contains(needle), "grep --help lacks {needle}");
+        assert!(stdout(&grep).contains(needle), "no {needle}: {grep:?}");
     }
 }
 
 #[test]
 fn version_prints_the_crate_version() {
     let t = TestDir::new();
-    let out = t.run(&["--version"]);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("dsh-search {}\n", env!("CARGO_PKG_VERSION"))
+    assert_out(
+        &t.run(&["--version"]),
+        0,
+        &format!("dsh-search {}\n", env!("CARGO_PKG_VERSION")),
     );
 }

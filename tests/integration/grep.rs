@@ -9,7 +9,7 @@ use std::fs;
 #[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 
-use crate::harness::{T0, TestDir, assert_out};
+use crate::harness::{T0, TestDir, assert_exit, assert_out, spill_file, stdout};
 
 const CAPPED: &str =
     "(The complete result could not be saved; narrow pattern, path, or include to see more.)";
@@ -827,19 +827,15 @@ fn a_large_output_is_parsed_whole_and_in_order() {
         "grep",
         "needle",
     ]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
+    assert_exit(&out, 0);
     assert!(
-        text.starts_with("Found 1 of 60000 matches\n\nf00.txt\nLine 1: needle 0 1 "),
-        "{text}"
+        stdout(&out).starts_with("Found 1 of 60000 matches\n\nf00.txt\nLine 1: needle 0 1 "),
+        "{out:?}"
     );
-    let saved: Vec<_> = fs::read_dir(&spill)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(saved.len(), 1);
+    let saved = spill_file(&spill, &out);
     assert!(
-        fs::read_to_string(&saved[0]).unwrap() == complete,
-        "the spill file differs from the complete result"
+        fs::read_to_string(&saved).unwrap() == complete,
+        "the spill file differs from the complete result: {}",
+        out.describe()
     );
 }

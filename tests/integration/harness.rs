@@ -16,7 +16,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use filetime::FileTime;
 use tempfile::TempDir;
@@ -35,8 +35,17 @@ pub const KILLED: &str = if cfg!(windows) {
     "the process group was killed"
 };
 
+/// The probes' least time, raised from 250 ms on every run, so that a
+/// hint a test expects never depends on the machine's load (a test of the
+/// floor itself removes it).
+const PROBE_FLOOR: (&str, &str) = ("DSH_SEARCH_TEST_PROBE_FLOOR_MS", "30000");
+
 /// Every test process is killed after this long; no test waits on luck.
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The longest a condition a test waits for (a marker, an exit, a process
+/// gone) may take.
+pub const WAIT_LIMIT: Duration = Duration::from_secs(20);
 
 /// The real rg the tests use: `DSH_SEARCH_TEST_RG` when set, else `rg` on
 /// PATH. Resolved once; its version is printed into the test log.
@@ -56,36 +65,46 @@ pub fn real_rg() -> &'static str {
 
 /// The dsh-search binary under test: `DSH_SEARCH_TEST_BIN` when set (an
 /// absolute path to a prebuilt binary, such as the static musl build),
-/// else the one cargo built for this test run. Every test that starts
-/// dsh-search starts this one. It must have no `rg` beside it: the
-/// default `rg` is looked up there before PATH, which would change which
-/// rg the tests run (checked once, loudly).
+/// else [`cargo_binary`]. Every test that starts dsh-search starts this
+/// one, except those that need the test hooks only a debug build has.
 pub fn binary() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let bin = match std::env::var_os("DSH_SEARCH_TEST_BIN") {
-            Some(bin) => {
-                let bin = PathBuf::from(bin);
-                assert!(
-                    bin.is_absolute() && bin.is_file(),
-                    "DSH_SEARCH_TEST_BIN must be the absolute path of a dsh-search binary, not {}",
-                    bin.display()
-                );
-                eprintln!("tests run {}", bin.display());
-                bin
-            }
-            None => assert_cmd::cargo::cargo_bin("dsh-search"),
-        };
-        let real = fs::canonicalize(&bin).unwrap_or_else(|_| bin.clone());
-        if let Some(dir) = real.parent() {
+    BIN.get_or_init(|| match std::env::var_os("DSH_SEARCH_TEST_BIN") {
+        Some(bin) => {
+            let bin = PathBuf::from(bin);
             assert!(
-                !dir.join("rg").exists() && !dir.join("rg.exe").exists(),
-                "{} has an rg beside it, which dsh-search would run instead of the tests' rg; test a copy of the binary elsewhere",
-                real.display()
+                bin.is_absolute() && bin.is_file(),
+                "DSH_SEARCH_TEST_BIN must be the absolute path of a dsh-search binary, not {}",
+                bin.display()
             );
+            eprintln!("tests run {}", bin.display());
+            alone(bin)
         }
-        bin
+        None => cargo_binary().to_path_buf(),
     })
+}
+
+/// The dsh-search cargo built for this test run: a debug build, with the
+/// test hooks, unless the run is `cargo test --release`. Found beside the
+/// test binary at run time, so the suite built for Windows finds it under
+/// wine too.
+pub fn cargo_binary() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| alone(assert_cmd::cargo::cargo_bin("dsh-search")))
+}
+
+/// `bin`, once checked to have no `rg` beside it: the default `rg` is
+/// looked up there before PATH, which would change which rg the tests run.
+fn alone(bin: PathBuf) -> PathBuf {
+    let real = fs::canonicalize(&bin).unwrap_or_else(|_| bin.clone());
+    if let Some(dir) = real.parent() {
+        assert!(
+            !dir.join("rg").exists() && !dir.join("rg.exe").exists(),
+            "{} has an rg beside it, which dsh-search would run instead of the tests' rg; test a copy of the binary elsewhere",
+            real.display()
+        );
+    }
+    bin
 }
 
 /// The absolute path dsh-search resolves the pinned rg to (SPEC §2): the
@@ -211,20 +230,35 @@ impl TestDir {
     /// The binary, run in this directory, with a clean environment and the
     /// pinned real rg; every run is killed after [`TEST_TIMEOUT`].
     pub fn cmd(&self) -> Cmd {
-        self.wrap(self.cmd_std(), None)
+        self.wrap(self.cmd_std(), None, None)
+    }
+
+    /// [`TestDir::cmd`] of the binary `bin` instead of [`binary`].
+    pub fn cmd_of(&self, bin: &Path) -> Cmd {
+        self.wrap(self.cmd_std_of(bin), None, None)
     }
 
     /// [`TestDir::cmd`], run as the user and group `uid`/`gid` (the test
-    /// must be root to ask for that).
+    /// must be root to ask for that), from a copy of the binary that user
+    /// may run (the binary under test may sit where only root may look,
+    /// such as root's home).
     #[cfg(unix)]
     pub fn cmd_as(&self, uid: u32, gid: u32) -> Cmd {
         use std::os::unix::process::CommandExt;
-        let mut std = self.cmd_std();
+        let copy = tempfile::Builder::new()
+            .prefix("dsh-bin")
+            .tempdir()
+            .unwrap();
+        fs::set_permissions(copy.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let bin = copy.path().join("dsh-search");
+        fs::copy(binary(), &bin).unwrap();
+        fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).unwrap();
+        let mut std = self.cmd_std_of(&bin);
         std.uid(uid).gid(gid);
-        self.wrap(std, Some(uid))
+        self.wrap(std, Some(uid), Some(copy))
     }
 
-    fn wrap(&self, std: std::process::Command, uid: Option<u32>) -> Cmd {
+    fn wrap(&self, std: std::process::Command, uid: Option<u32>, copy: Option<TempDir>) -> Cmd {
         let mut inner = assert_cmd::Command::from_std(std);
         inner.timeout(TEST_TIMEOUT);
         Cmd {
@@ -233,6 +267,8 @@ impl TestDir {
             envs: Vec::new(),
             cwd: self.path().to_path_buf(),
             uid,
+            stdin: None,
+            copy,
         }
     }
 
@@ -240,7 +276,12 @@ impl TestDir {
     /// binary and signal it or talk to it over pipes: `DSH_SEARCH_*`,
     /// `RIPGREP_CONFIG_PATH` removed, HOME and `XDG_CONFIG_HOME` empty.
     pub fn cmd_std(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(binary());
+        self.cmd_std_of(binary())
+    }
+
+    /// [`TestDir::cmd_std`] of the binary `bin` instead of [`binary`].
+    pub fn cmd_std_of(&self, bin: &Path) -> std::process::Command {
+        let mut cmd = std::process::Command::new(bin);
         cmd.current_dir(self.path());
         for (key, _) in std::env::vars_os() {
             let key = key.to_string_lossy().into_owned();
@@ -252,10 +293,7 @@ impl TestDir {
             .env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path())
             .env("DSH_SEARCH_RG", real_rg())
-            // The probes' least time raised from 250 ms, so that a hint a
-            // test expects never depends on the machine's load (a test of
-            // the floor itself removes this).
-            .env("DSH_SEARCH_TEST_PROBE_FLOOR_MS", "30000");
+            .env(PROBE_FLOOR.0, PROBE_FLOOR.1);
         cmd
     }
 
@@ -289,6 +327,11 @@ pub struct Cmd {
     cwd: PathBuf,
     /// The user it runs as, when not the test's own.
     uid: Option<u32>,
+    /// What it is given on stdin, if anything.
+    stdin: Option<String>,
+    /// The directory of the copy of the binary it runs, if it runs one
+    /// (see [`TestDir::cmd_as`]); removed with the command.
+    copy: Option<TempDir>,
 }
 
 impl Cmd {
@@ -336,20 +379,27 @@ impl Cmd {
     }
 
     pub fn write_stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Self {
+        let input = input.into();
+        self.stdin = Some(String::from_utf8_lossy(&input).into_owned());
         self.inner.write_stdin(input);
         self
     }
 
     /// Run it to the end (or [`TEST_TIMEOUT`]).
     pub fn output(&mut self) -> std::io::Result<Ran> {
-        let output = self.inner.output()?;
-        let mut command = "dsh-search".to_owned();
-        for word in &self.words {
-            let word = word.to_string_lossy();
-            let quoted = shlex::try_quote(&word)
-                .map_or_else(|_| format!("{word:?}"), std::borrow::Cow::into_owned);
-            let _ = write!(command, " {quoted}");
-        }
+        let mut tries = 0;
+        let output = loop {
+            match self.inner.output() {
+                // A copy of the binary just written (`cmd_as`) is busy
+                // while a child another test forked meanwhile still holds
+                // it open for writing, until that child execs: a moment.
+                Err(e) if text_busy(&e) && tries < 100 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                other => break other?,
+            }
+        };
         let envs = self
             .envs
             .iter()
@@ -357,22 +407,105 @@ impl Cmd {
                 Some(v) => format!("{}={}", k.to_string_lossy(), v.to_string_lossy()),
                 None => format!("-u {}", k.to_string_lossy()),
             })
-            .collect::<Vec<_>>()
-            .join(" ");
+            .collect::<Vec<_>>();
+        let mut command = command_line(&self.words);
+        if let Some(stdin) = &self.stdin {
+            let _ = write!(command, " <<< {}", quoted(stdin));
+        }
         Ok(Ran {
             output,
             command,
-            envs,
+            envs: envs.join(" "),
             cwd: self.cwd.clone(),
             uid: self.uid,
         })
     }
 }
 
+/// Whether `e` is ETXTBSY: the program to run is open for writing.
+#[cfg(unix)]
+fn text_busy(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(rustix::io::Errno::TXTBSY.raw_os_error())
+}
+
+#[cfg(not(unix))]
+fn text_busy(_: &std::io::Error) -> bool {
+    false
+}
+
+/// `dsh-search` and `words`, shell-quoted (see [`quoted`]).
+fn command_line<S: AsRef<OsStr>>(words: &[S]) -> String {
+    let mut command = "dsh-search".to_owned();
+    for word in words {
+        let _ = write!(command, " {}", quoted(&word.as_ref().to_string_lossy()));
+    }
+    command
+}
+
+/// `word` shell-quoted for a failure message; past its first 200
+/// characters, only its length (some tests pass or feed megabytes).
+fn quoted(word: &str) -> String {
+    let shown: String = word.chars().take(200).collect();
+    let quoted = shlex::try_quote(&shown)
+        .map_or_else(|_| format!("{shown:?}"), std::borrow::Cow::into_owned);
+    if shown.len() < word.len() {
+        format!("{quoted}…({} bytes)", word.len())
+    } else {
+        quoted
+    }
+}
+
+/// What ran, for a failure message: the command, its directory, the user
+/// it ran as when not the test's, and the variables the test gave it.
+fn what_ran(command: &str, cwd: &Path, uid: Option<u32>, envs: &str) -> String {
+    let envs = if envs.is_empty() {
+        String::new()
+    } else {
+        format!(" (env: {envs})")
+    };
+    let user = uid.map_or(String::new(), |uid| format!(" as uid {uid}"));
+    format!("`{command}` in {}{user}{envs}", cwd.display())
+}
+
+/// [`Ran::describe`] for a `std::process::Command` from
+/// [`TestDir::cmd_std`]: the variables shown are those set beyond the
+/// harness's clean environment.
+pub fn describe_command(cmd: &std::process::Command) -> String {
+    let words: Vec<&OsStr> = cmd.get_args().collect();
+    let envs: Vec<String> = cmd
+        .get_envs()
+        .filter_map(|(k, v)| Some((k.to_string_lossy(), v?.to_string_lossy())))
+        .filter(|(k, v)| {
+            let harness = matches!(k.as_ref(), "HOME" | "XDG_CONFIG_HOME")
+                || (k == "DSH_SEARCH_RG" && v == real_rg())
+                || (k == PROBE_FLOOR.0 && v == PROBE_FLOOR.1);
+            !harness
+        })
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    what_ran(
+        &command_line(&words),
+        cmd.get_current_dir().unwrap_or(Path::new(".")),
+        None,
+        &envs.join(" "),
+    )
+}
+
+/// What ran and all it printed, for a failure message: `what` (see
+/// [`Ran::describe`]), how it ended, its stdout and its stderr.
+pub fn transcript(what: &str, out: &Output) -> String {
+    format!(
+        "{what}\n{}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
 /// What a [`Cmd`] printed, and what it was.
 pub struct Ran {
     pub output: Output,
-    /// The command line, shell-quoted.
+    /// The command line, shell-quoted, and what it was given on stdin.
     pub command: String,
     /// The variables the test set or removed (the rest is the harness's
     /// clean environment).
@@ -381,9 +514,11 @@ pub struct Ran {
     pub uid: Option<u32>,
 }
 
+/// `{ran:?}` is its [`Ran::transcript`], the message of a failed
+/// assertion on a run.
 impl std::fmt::Debug for Ran {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {:?}", self.describe(), self.output)
+        f.write_str(&self.transcript())
     }
 }
 
@@ -399,15 +534,12 @@ impl Ran {
     /// What ran, for a failure message: the command, its directory and the
     /// variables the test gave it.
     pub fn describe(&self) -> String {
-        let envs = if self.envs.is_empty() {
-            String::new()
-        } else {
-            format!(" (env: {})", self.envs)
-        };
-        let user = self
-            .uid
-            .map_or(String::new(), |uid| format!(" as uid {uid}"));
-        format!("`{}` in {}{user}{envs}", self.command, self.cwd.display())
+        what_ran(&self.command, &self.cwd, self.uid, &self.envs)
+    }
+
+    /// What ran and all it printed (see [`transcript`]).
+    pub fn transcript(&self) -> String {
+        transcript(&self.describe(), &self.output)
     }
 }
 
@@ -427,6 +559,77 @@ pub fn assert_out(ran: &Ran, code: i32, stdout: &str) {
         line_diff(stdout, &got),
         String::from_utf8_lossy(&ran.stderr)
     );
+}
+
+/// Assert exit code and the JSON value stdout holds; on a mismatch, say
+/// what ran, show the lines that differ (pretty-printed), then both, and
+/// stderr.
+#[track_caller]
+pub fn assert_json(ran: &Ran, code: i32, want: &serde_json::Value) {
+    let got = stdout_json(ran);
+    if ran.status.code() == Some(code) && got == *want {
+        return;
+    }
+    let (want, got) = (format!("{want:#}"), format!("{got:#}"));
+    panic!(
+        "{} did not produce the expected JSON\nexit {:?} (want {code})\n{}\n--- want\n{want}\n--- got\n{got}\n--- stderr\n{}",
+        ran.describe(),
+        ran.status.code(),
+        line_diff(&want, &got),
+        String::from_utf8_lossy(&ran.stderr)
+    );
+}
+
+/// Assert the exit code alone; on a mismatch, say what ran and all it
+/// printed.
+#[track_caller]
+pub fn assert_exit(ran: &Ran, code: i32) {
+    assert!(
+        ran.status.code() == Some(code),
+        "want exit {code}: {}",
+        ran.transcript()
+    );
+}
+
+/// Assert that `got` exited as `want` did and printed the same stdout,
+/// byte for byte; on a mismatch, show the lines that differ, then both
+/// runs in full.
+#[track_caller]
+pub fn assert_same_output(got: &Ran, want: &Ran) {
+    if (got.status.code(), &got.stdout) == (want.status.code(), &want.stdout) {
+        return;
+    }
+    panic!(
+        "{} differs from {}\n{}\n=== got\n{}\n=== want\n{}",
+        got.describe(),
+        want.describe(),
+        line_diff(&stdout(want), &stdout(got)),
+        got.transcript(),
+        want.transcript()
+    );
+}
+
+/// Run `tool argv`, and `call tool JSON` with `json`, both after the
+/// global options `global`: assert they exit alike with the same stdout
+/// bytes (see [`assert_same_output`]), and return the argv run.
+#[track_caller]
+pub fn argv_and_call(
+    t: &TestDir,
+    global: &[&str],
+    tool: &str,
+    argv: &[&str],
+    json: &serde_json::Value,
+) -> Ran {
+    let direct = t.cmd().args(global).arg(tool).args(argv).output().unwrap();
+    let called = t
+        .cmd()
+        .args(global)
+        .args(["call", tool])
+        .arg(json.to_string())
+        .output()
+        .unwrap();
+    assert_same_output(&called, &direct);
+    direct
 }
 
 /// The lines where `want` and `got` differ, `-` for want and `+` for got,
@@ -452,6 +655,51 @@ pub fn line_diff(want: &str, got: &str) -> String {
 /// stdout as a string.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// stdout parsed as JSON; when it is not, the test fails saying what ran
+/// and all it printed.
+#[track_caller]
+pub fn stdout_json(ran: &Ran) -> serde_json::Value {
+    serde_json::from_slice(&ran.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {ran:?}"))
+}
+
+/// The one file `ran` saved in the spill directory `dir`, as `read_dir`
+/// names it; when there is not exactly one, the test fails saying what
+/// ran.
+#[track_caller]
+pub fn spill_file(dir: &Path, ran: &Ran) -> PathBuf {
+    let files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {} ({e}): {ran:?}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(
+        files.len() == 1,
+        "not one file in {}: {files:?}: {ran:?}",
+        dir.display()
+    );
+    files[0].clone()
+}
+
+/// Whether the tests run as root, whom file permissions do not stop.
+#[cfg(unix)]
+pub fn is_root() -> bool {
+    rustix::process::geteuid().is_root()
+}
+
+/// Poll `done` every 10 ms until it holds; fail the test, saying `what`
+/// did not happen, after [`WAIT_LIMIT`].
+#[track_caller]
+pub fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + WAIT_LIMIT;
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not within {WAIT_LIMIT:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Whether process `pid` still runs. Linux: `/proc/<pid>` is there and is

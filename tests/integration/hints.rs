@@ -8,7 +8,7 @@ use std::fs;
 #[cfg(unix)]
 use std::time::{Duration, Instant};
 
-use crate::harness::{Ran, TestDir, assert_out, stdout};
+use crate::harness::{Ran, TestDir, assert_exit, assert_out, stdout};
 #[cfg(unix)]
 use crate::procs::Sleepers;
 #[cfg(unix)]
@@ -17,10 +17,6 @@ use crate::spill::content_hash;
 /// The unsaved footers (these tests give no spill dir).
 const GREP_UNSAVED: &str =
     "(The complete result could not be saved; narrow pattern, path, or include to see more.)";
-
-fn run(t: &TestDir, args: &[&str]) -> Ran {
-    t.run(args)
-}
 
 /// `args` with `--format json` in front.
 fn json(t: &TestDir, args: &[&str]) -> Ran {
@@ -63,7 +59,7 @@ const IGNORED_LINE: &str = "(Not searched: 2 files that ignore or hidden-file ru
 fn an_empty_grep_names_what_ignore_rules_skipped() {
     let t = dependency_tree();
     assert_out(
-        &run(&t, &["grep", "loadConfig"]),
+        &t.run(&["grep", "loadConfig"]),
         1,
         &format!("No matches found\n\n{IGNORED_LINE}\n"),
     );
@@ -86,7 +82,7 @@ fn an_absolute_path_it_names_keeps_its_root() {
     t.mkdir("w");
     let root = t.root();
     let workdir = format!("{root}/w");
-    let out = run(&t, &["--cwd", &workdir, "grep", "loadConfig", &root]);
+    let out = t.run(&["--cwd", &workdir, "grep", "loadConfig", &root]);
     // Shown with `/` on every OS (SPEC §10); on Windows that is a path too.
     let root = crate::harness::shown(&root);
     assert_out(
@@ -99,8 +95,8 @@ fn an_absolute_path_it_names_keeps_its_root() {
         ),
     );
     let named = format!("{root}/node_modules/lib");
-    let out = run(&t, &["--cwd", &workdir, "grep", "loadConfig", &named]);
-    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = t.run(&["--cwd", &workdir, "grep", "loadConfig", &named]);
+    assert_exit(&out, 0);
 }
 
 #[test]
@@ -109,7 +105,7 @@ fn the_path_it_names_finds_the_matches() {
     // ignore rules would skip it.
     let t = dependency_tree();
     assert_out(
-        &run(&t, &["grep", "loadConfig", "node_modules/lib"]),
+        &t.run(&["grep", "loadConfig", "node_modules/lib"]),
         0,
         "Found 2 matches\n\n\
          node_modules/lib/x.js\nLine 1: function loadConfig() {}\n\n\
@@ -123,7 +119,7 @@ fn one_hidden_file_is_named_as_the_path() {
     t.write(".env", "API_TOKEN=1\n");
     t.write("a.txt", "nothing\n");
     assert_out(
-        &run(&t, &["grep", "API_TOKEN"]),
+        &t.run(&["grep", "API_TOKEN"]),
         1,
         "No matches found\n\n(Not searched: 1 file that ignore or hidden-file rules skip matches: .env; pass path \".env\" to search it)\n",
     );
@@ -139,7 +135,7 @@ fn many_ignored_files_name_three_in_path_order_and_the_fullest_dir() {
     t.write("target/out.rs", "gen_marker\n");
     t.write("src/lib.rs", "fn main() {}\n");
     assert_out(
-        &run(&t, &["grep", "gen_marker"]),
+        &t.run(&["grep", "gen_marker"]),
         1,
         "No matches found\n\n(Not searched: 5 files that ignore or hidden-file rules skip match, e.g. target/out.rs, vendor/a.rs, vendor/b.rs; pass path \"vendor\" to search there)\n",
     );
@@ -152,13 +148,13 @@ fn the_ignored_probe_keeps_include_path_and_the_vcs_exclusions() {
     // include: only the .txt is a match of the same search (and no file
     // the search may see is a .txt).
     assert_out(
-        &run(&t, &["grep", "loadConfig", "--include", "*.txt"]),
+        &t.run(&["grep", "loadConfig", "--include", "*.txt"]),
         1,
         "No matches found (no file was searched: the include filter or ignore rules excluded every file)\n\n(Not searched: 1 file that ignore or hidden-file rules skip matches: node_modules/lib/notes.txt; pass path \"node_modules/lib/notes.txt\" to search it)\n",
     );
     // path: the same search under src/ has nothing skipped to point at.
     assert_out(
-        &run(&t, &["grep", "loadConfig", "src"]),
+        &t.run(&["grep", "loadConfig", "src"]),
         1,
         "No matches found\n",
     );
@@ -166,11 +162,7 @@ fn the_ignored_probe_keeps_include_path_and_the_vcs_exclusions() {
     let t = TestDir::new();
     t.write(".git/config", "[core] secret_marker\n");
     t.write("a.txt", "x\n");
-    assert_out(
-        &run(&t, &["grep", "secret_marker"]),
-        1,
-        "No matches found\n",
-    );
+    assert_out(&t.run(&["grep", "secret_marker"]), 1, "No matches found\n");
 }
 
 #[test]
@@ -181,7 +173,7 @@ fn an_empty_grep_names_matches_that_differ_in_case() {
     t.write("README.md", "call LOADCONFIG first\n");
     let line = "(Ignoring case, 3 files match, e.g. README.md, src/config.js, src/main.js; the pattern is case-sensitive: start it with (?i) to ignore case)";
     assert_out(
-        &run(&t, &["grep", "loadconfig"]),
+        &t.run(&["grep", "loadconfig"]),
         1,
         &format!("No matches found\n\n{line}\n"),
     );
@@ -196,7 +188,7 @@ fn an_empty_grep_names_matches_that_differ_in_case() {
     );
     // The advice works.
     assert_out(
-        &run(&t, &["grep", "(?i)loadconfig", "src/main.js"]),
+        &t.run(&["grep", "(?i)loadconfig", "src/main.js"]),
         0,
         "Found 1 match\n\nsrc/main.js\nLine 1: loadConfig();\n",
     );
@@ -207,7 +199,7 @@ fn both_probes_give_a_line_each_ignored_first() {
     let t = dependency_tree();
     t.write("src/legacy.js", "LoadConfig();\n");
     assert_out(
-        &run(&t, &["grep", "loadConfig"]),
+        &t.run(&["grep", "loadConfig"]),
         1,
         &format!(
             "No matches found\n\n{IGNORED_LINE}\n\n(Ignoring case, 1 file matches: src/legacy.js; the pattern is case-sensitive: start it with (?i) to ignore case)\n"
@@ -225,7 +217,7 @@ fn an_empty_glob_names_paths_that_differ_in_case() {
     t.write("docs/other.md", "x\n");
     let line = "(Ignoring case, 2 paths match, e.g. README.md, docs/Readme.md; globs are case-sensitive: write the case these have)";
     assert_out(
-        &run(&t, &["glob", "**/readme.md"]),
+        &t.run(&["glob", "**/readme.md"]),
         1,
         &format!("No files found\n\n{line}\n"),
     );
@@ -245,7 +237,7 @@ fn one_path_differing_in_case_is_named() {
     let t = TestDir::new();
     t.write("src/Main.rs", "x\n");
     assert_out(
-        &run(&t, &["glob", "src/main.rs"]),
+        &t.run(&["glob", "src/main.rs"]),
         1,
         "No files found\n\n(Ignoring case, 1 path matches: src/Main.rs; globs are case-sensitive: write the case these have)\n",
     );
@@ -257,11 +249,11 @@ fn one_path_differing_in_case_is_named() {
 fn probes_that_find_nothing_add_nothing() {
     let t = dependency_tree();
     assert_out(
-        &run(&t, &["grep", "zzzNoSuchThingzzz"]),
+        &t.run(&["grep", "zzzNoSuchThingzzz"]),
         1,
         "No matches found\n",
     );
-    assert_out(&run(&t, &["glob", "**/*.zzz"]), 1, "No files found\n");
+    assert_out(&t.run(&["glob", "**/*.zzz"]), 1, "No files found\n");
     assert_out(
         &json(&t, &["grep", "zzzNoSuchThingzzz"]),
         1,
@@ -338,7 +330,7 @@ fn a_probe_cut_by_the_time_budget_adds_nothing_and_stays_in_bound() {
         assert_eq!(
             probes,
             if tool == "grep" { 3 } else { 2 },
-            "{:?}",
+            "{:?}: {out:?}",
             calls(&t)
         );
         tracked.0.assert_gone();
@@ -347,7 +339,8 @@ fn a_probe_cut_by_the_time_budget_adds_nothing_and_stays_in_bound() {
         }
         assert!(
             took < Duration::from_secs(20),
-            "{tool}: the call took {took:?}"
+            "{} took {took:?}",
+            out.describe()
         );
     }
 }
@@ -364,7 +357,7 @@ fn probes_share_the_calls_timeout() {
     let ignored = Sleepers::new(&t, &[324]);
     let hang = |s: &Sleepers| format!("printf 'a.txt\\0'\n{}wait", s.script(""));
     let rg = probing_rg(&t, "sleep 0.4\nexit 1", &hang(&case), &hang(&ignored));
-    let out = run(&t, &["--rg", &rg, "--timeout-ms", "1000", "grep", "x"]);
+    let out = t.run(&["--rg", &rg, "--timeout-ms", "1000", "grep", "x"]);
     let tracked = (case.track(), ignored.track());
     assert_out(&out, 1, "No matches found\n");
     tracked.0.assert_gone();
@@ -378,12 +371,8 @@ fn a_probe_that_fails_adds_nothing() {
     let t = TestDir::new();
     let fail = "printf 'a.txt\\0'\necho 'rg: boom' >&2\nexit 2";
     let rg = probing_rg(&t, "exit 1", fail, fail);
-    assert_out(
-        &run(&t, &["--rg", &rg, "grep", "x"]),
-        1,
-        "No matches found\n",
-    );
-    assert_out(&run(&t, &["--rg", &rg, "glob", "x"]), 1, "No files found\n");
+    assert_out(&t.run(&["--rg", &rg, "grep", "x"]), 1, "No matches found\n");
+    assert_out(&t.run(&["--rg", &rg, "glob", "x"]), 1, "No files found\n");
 }
 
 // Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
@@ -395,7 +384,7 @@ fn a_probe_that_finds_more_than_it_may_print_says_at_least() {
     let t = TestDir::new();
     let flood = "i=0; while :; do i=$((i+1)); printf 'node_modules/pkg/file%05d.js\\0' $i; done";
     let rg = probing_rg(&t, "exit 1", flood, flood);
-    let out = run(&t, &["--rg", &rg, "grep", "x"]);
+    let out = t.run(&["--rg", &rg, "grep", "x"]);
     let text = stdout(&out);
     // 30 bytes a path: 546 whole paths in 16,384 bytes.
     assert_out(
@@ -408,7 +397,7 @@ fn a_probe_that_finds_more_than_it_may_print_says_at_least() {
             ""
         ),
     );
-    assert!(!text.contains("file00547"), "{text}");
+    assert!(!text.contains("file00547"), "{out:?}");
 }
 
 // Unix only: a shell script as rg (Windows: tests/integration/windows.rs).
@@ -419,12 +408,9 @@ fn a_search_that_found_something_runs_no_probe() {
     t.write("a.txt", "x\n");
     let record = r#"{"type":"match","data":{"path":{"text":"a.txt"},"lines":{"text":"x\n"},"line_number":1,"submatches":[{"match":{"text":"x"},"start":0,"end":1}]}}"#;
     let rg = probing_rg(&t, &format!("cat <<'R'\n{record}\nR"), "exit 0", "exit 0");
-    assert_out(
-        &run(&t, &["--rg", &rg, "grep", "x"]),
-        0,
-        "Found 1 match\n\na.txt\nLine 1: x\n",
-    );
-    assert_eq!(calls(&t).len(), 1, "{:?}", calls(&t));
+    let out = t.run(&["--rg", &rg, "grep", "x"]);
+    assert_out(&out, 0, "Found 1 match\n\na.txt\nLine 1: x\n");
+    assert_eq!(calls(&t).len(), 1, "{:?}: {out:?}", calls(&t));
 }
 
 // ------------------------------------------------------------ remainder
@@ -441,19 +427,18 @@ fn a_capped_grep_names_the_files_the_rest_is_in() {
                 a.rs\nLine 1: needle\nLine 2: needle\n\n\
                 (The other 12 matches: b/c.rs 5, d.rs 3, f.rs 3)";
     assert_out(
-        &run(&t, &["--grep-max-matches", "2", "grep", "needle"]),
+        &t.run(&["--grep-max-matches", "2", "grep", "needle"]),
         0,
         &format!("{page}\n\n{GREP_UNSAVED}\n"),
     );
     let out = json(&t, &["--grep-max-matches", "2", "grep", "needle"]);
-    let text = stdout(&out);
     assert!(
-        text.contains(r#""hints":[{"kind":"remainder","count":12,"places":[{"path":"b/c.rs","count":5},{"path":"d.rs","count":3},{"path":"f.rs","count":3}]}]"#),
-        "{text}"
+        stdout(&out).contains(r#""hints":[{"kind":"remainder","count":12,"places":[{"path":"b/c.rs","count":5},{"path":"d.rs","count":3},{"path":"f.rs","count":3}]}]"#),
+        "{out:?}"
     );
     // The cap inside a group: that file's rest counts too.
     assert_out(
-        &run(&t, &["--grep-max-matches", "9", "grep", "needle"]),
+        &t.run(&["--grep-max-matches", "9", "grep", "needle"]),
         0,
         &format!(
             "Found 9 of 14 matches\n\n\
@@ -484,7 +469,7 @@ fn a_capped_grep_names_a_directory_of_many_small_files() {
         t.write(&format!("tests/t{i}.rs"), "needle\nneedle\n");
     }
     assert_out(
-        &run(&t, &["--grep-max-matches", "1", "grep", "needle"]),
+        &t.run(&["--grep-max-matches", "1", "grep", "needle"]),
         0,
         &format!(
             "Found 1 of 46 matches\n\nREADME.md\nLine 1: needle\n\n\
@@ -494,7 +479,7 @@ fn a_capped_grep_names_a_directory_of_many_small_files() {
     // Without it, the same two places.
     fs::remove_file(t.path().join("src/lib.rs")).unwrap();
     assert_out(
-        &run(&t, &["--grep-max-matches", "1", "grep", "needle"]),
+        &t.run(&["--grep-max-matches", "1", "grep", "needle"]),
         0,
         &format!(
             "Found 1 of 45 matches\n\nREADME.md\nLine 1: needle\n\n\
@@ -522,18 +507,16 @@ fn a_capped_glob_names_the_directories_the_rest_is_in() {
         "**/*.txt",
     ];
     assert_out(
-        &run(&t, &args),
+        &t.run(&args),
         0,
         "a.txt\ngen/0000.txt\n\n\
          (The other 1,107 paths: gen/ 1,104, src/ 2, ./ 1)\n\n\
          (Showing 2 of 1109 paths. The complete result could not be saved; narrow pattern or path to see more.)\n",
     );
-    let mut all = vec!["--format", "json"];
-    all.extend_from_slice(&args);
-    let text = stdout(&t.run(&all));
+    let out = json(&t, &args);
     assert!(
-        text.contains(r#""hints":[{"kind":"remainder","count":1107,"places":[{"path":"gen/","count":1104},{"path":"src/","count":2},{"path":"./","count":1}]}]"#),
-        "{text}"
+        stdout(&out).contains(r#""hints":[{"kind":"remainder","count":1107,"places":[{"path":"gen/","count":1104},{"path":"src/","count":2},{"path":"./","count":1}]}]"#),
+        "{out:?}"
     );
 }
 
@@ -620,7 +603,7 @@ fn a_timeout_keeps_the_matches_found_ordered() {
         .to_string_lossy()
         .into_owned();
     let page = "Found 3 matches\n\na.rs\nLine 1: x 1\nLine 3: x 3\n\nb.rs\nLine 2: x 2";
-    let out = run(&t, &["--rg", &rg, "--timeout-ms", "300", "grep", "x"]);
+    let out = t.run(&["--rg", &rg, "--timeout-ms", "300", "grep", "x"]);
     sleepers.track().assert_gone();
     assert_out(&out, 6, &format!("{GREP_PARTIAL}\n\n{page}\n"));
 
@@ -666,19 +649,16 @@ fn a_capped_timeout_page_is_capped_as_usual() {
         )
         .to_string_lossy()
         .into_owned();
-    let out = run(
-        &t,
-        &[
-            "--rg",
-            &rg,
-            "--timeout-ms",
-            "300",
-            "--grep-max-matches",
-            "2",
-            "grep",
-            "x",
-        ],
-    );
+    let out = t.run(&[
+        "--rg",
+        &rg,
+        "--timeout-ms",
+        "300",
+        "--grep-max-matches",
+        "2",
+        "grep",
+        "x",
+    ]);
     sleepers.track().assert_gone();
     assert_out(
         &out,
@@ -723,7 +703,7 @@ fn a_saved_timeout_page_is_saved_as_incomplete() {
     };
     let run_args = |args: Vec<String>| {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run(&t, &args)
+        t.run(&args)
     };
 
     let out = run_args(args(&grep_rg, &["grep", "x"]));
@@ -731,7 +711,12 @@ fn a_saved_timeout_page_is_saved_as_incomplete() {
     let content = "Found 3 matches (incomplete: grep timed out after 300ms)\n\n\
                    a.rs\nLine 1: x 1\nLine 3: x 3\n\nb.rs\nLine 2: x 2";
     let locator = spill.join(incomplete_name("grep", content));
-    assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+    assert_eq!(
+        fs::read_to_string(&locator).unwrap(),
+        content,
+        "{}",
+        out.describe()
+    );
     assert_out(
         &out,
         6,
@@ -747,7 +732,12 @@ fn a_saved_timeout_page_is_saved_as_incomplete() {
     sleepers.track().assert_gone();
     let content = "a.rs\nb.rs\nc.rs";
     let locator = spill.join(incomplete_name("glob", content));
-    assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+    assert_eq!(
+        fs::read_to_string(&locator).unwrap(),
+        content,
+        "{}",
+        out.describe()
+    );
     let error = "glob timed out after 300ms; showing what was found in that time (incomplete); narrow pattern or path and retry, or raise --timeout-ms.";
     assert_out(
         &out,
@@ -824,7 +814,7 @@ fn a_glob_timeout_under_newest_says_its_page_is_in_path_order() {
         )
         .to_string_lossy()
         .into_owned();
-    let out = run(&t, &["--rg", &rg, "--timeout-ms", "300", "glob", "*"]);
+    let out = t.run(&["--rg", &rg, "--timeout-ms", "300", "glob", "*"]);
     sleepers.track().assert_gone();
     assert_out(
         &out,
@@ -845,7 +835,7 @@ fn a_timeout_with_nothing_found_stays_the_plain_error() {
         .to_string_lossy()
         .into_owned();
     let error = "grep timed out after 300ms; narrow pattern, path, or include and retry, or raise --timeout-ms.";
-    let out = run(&t, &["--rg", &rg, "--timeout-ms", "300", "grep", "x"]);
+    let out = t.run(&["--rg", &rg, "--timeout-ms", "300", "grep", "x"]);
     sleepers.track().assert_gone();
     assert_out(&out, 6, &format!("Error: {error}\n"));
     let out = json(&t, &["--rg", &rg, "--timeout-ms", "300", "grep", "x"]);

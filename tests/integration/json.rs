@@ -4,11 +4,13 @@
 //! stdout of the same call without its final newline.
 
 use std::fs;
-use std::process::Output;
 
 use serde_json::{Value, json};
 
-use crate::harness::{INSTALL_WAYS, T0, TestDir, stdout};
+use crate::harness::{
+    INSTALL_WAYS, Ran, T0, TestDir, assert_exit, assert_json, assert_out, canonical, spill_file,
+    stdout, stdout_json,
+};
 
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
 
@@ -76,42 +78,36 @@ fn top_level_keys(raw: &str) -> Vec<String> {
     keys
 }
 
-/// One call in every form.
-struct Run {
-    /// The parsed envelope.
-    json: Value,
-    /// stdout of `--format json`, as printed.
-    raw: String,
-    code: i32,
-}
-
 /// stdout of a JSON-mode run: one line, one object. Returns it parsed.
 #[track_caller]
-fn one_object(out: &Output) -> Value {
+fn one_object(out: &Ran) -> Value {
     let raw = stdout(out);
     assert!(
         raw.ends_with('\n') && raw.matches('\n').count() == 1,
-        "not one line: {raw:?}"
+        "not one line: {out:?}"
     );
     let mut values = serde_json::Deserializer::from_str(&raw).into_iter::<Value>();
-    let value = values.next().unwrap().unwrap();
-    assert!(values.next().is_none(), "more than one value: {raw:?}");
-    assert!(value.is_object(), "{raw}");
+    let value = values
+        .next()
+        .and_then(Result::ok)
+        .unwrap_or_else(|| panic!("not JSON: {out:?}"));
+    assert!(values.next().is_none(), "more than one value: {out:?}");
+    assert!(value.is_object(), "{out:?}");
     let expected: &[&str] = match (&value["ok"], &value["tool"]) {
         (Value::Bool(false), _) => &ERROR_KEYS,
         (_, Value::String(t)) if t == "glob" => &GLOB_KEYS,
         _ => &GREP_KEYS,
     };
-    assert_eq!(top_level_keys(&raw), expected, "key order of {raw}");
+    assert_eq!(top_level_keys(&raw), expected, "key order: {out:?}");
     value
 }
 
 /// Run `args` with `--format json`, with `DSH_SEARCH_FORMAT=json`, and in
 /// text mode: one JSON object either way, the same bytes, the same exit
 /// code as text mode, and `text` equal to the text stdout minus its final
-/// newline.
+/// newline. Returns the `--format json` run.
 #[track_caller]
-fn run(t: &TestDir, args: &[&str]) -> Run {
+fn run(t: &TestDir, args: &[&str]) -> Ran {
     let by_flag = t
         .cmd()
         .args(["--format", "json"])
@@ -126,22 +122,31 @@ fn run(t: &TestDir, args: &[&str]) -> Run {
         .unwrap();
     let text = t.run(args);
     let json = one_object(&by_flag);
-    assert_eq!(stdout(&by_env), stdout(&by_flag), "env and flag differ");
+    assert_eq!(
+        stdout(&by_env),
+        stdout(&by_flag),
+        "env and flag differ: {by_env:?}\n=== flag\n{by_flag:?}"
+    );
     assert_eq!(
         (by_flag.status.code(), by_env.status.code()),
         (text.status.code(), text.status.code()),
-        "exit codes of json vs text mode"
+        "exit codes of json vs text mode: {} and {} vs {}",
+        by_flag.describe(),
+        by_env.describe(),
+        text.describe()
     );
     let text_out = stdout(&text);
     let text_out = text_out
         .strip_suffix('\n')
-        .unwrap_or_else(|| panic!("text stdout without final newline: {text_out:?}"));
-    assert_eq!(json["text"], json!(text_out), "text field vs text mode");
-    Run {
-        json,
-        raw: stdout(&by_flag),
-        code: by_flag.status.code().unwrap(),
-    }
+        .unwrap_or_else(|| panic!("text stdout without final newline: {text:?}"));
+    assert_eq!(
+        json["text"],
+        json!(text_out),
+        "text field of {} vs text mode {}",
+        by_flag.describe(),
+        text.describe()
+    );
+    by_flag
 }
 
 /// A successful glob envelope.
@@ -185,19 +190,19 @@ fn glob_tree() -> TestDir {
 fn glob_results() {
     let t = glob_tree();
     let r = run(&t, &["glob", "*.rs"]);
-    assert_eq!(r.code, 0);
     // JSON carries the path as is; text escapes the tab.
-    assert_eq!(
-        r.json,
-        glob_envelope(
+    assert_json(
+        &r,
+        0,
+        &glob_envelope(
             &["src/d.rs", ODD.0, "a.rs"],
             3,
-            &format!("src/d.rs\n{}\na.rs", ODD.1)
-        )
+            &format!("src/d.rs\n{}\na.rs", ODD.1),
+        ),
     );
     // The format option after the subcommand works the same.
     let after = t.run(&["glob", "*.rs", "--format", "json"]);
-    assert_eq!(stdout(&after), r.raw);
+    assert_eq!(stdout(&after), stdout(&r), "{after:?}");
 }
 
 #[test]
@@ -205,10 +210,11 @@ fn glob_results_byte_for_byte() {
     let t = glob_tree();
     let r = run(&t, &["glob", "src/**"]);
     assert_eq!(
-        r.raw,
+        stdout(&r),
         "{\"version\":1,\"tool\":\"glob\",\"ok\":true,\"status\":\"results\",\
          \"paths\":[\"src/d.rs\"],\"total\":1,\"shown\":1,\"truncated\":false,\
-         \"spill\":null,\"spill_error\":null,\"warnings\":[],\"hints\":[],\"text\":\"src/d.rs\"}\n"
+         \"spill\":null,\"spill_error\":null,\"warnings\":[],\"hints\":[],\"text\":\"src/d.rs\"}\n",
+        "{r:?}"
     );
 }
 
@@ -222,16 +228,16 @@ fn grep_results() {
     t.write("README.md", format!("fn {}\n", "y".repeat(40)));
     t.write("notes.txt", "nothing here\n");
     let r = run(&t, &["--grep-max-line-bytes", "13", "grep", "fn "]);
-    assert_eq!(r.code, 0);
     let text = "Found 3 matches\n\n\
                 README.md\n\
                 Line 1: fn yyyyyyyyyy (line truncated)\n\n\
                 src/lib.rs\n\
                 Line 1: fn alpha() {}\n\
                 Line 3: fn beta() {}";
-    assert_eq!(
-        r.json,
-        json!({
+    assert_json(
+        &r,
+        0,
+        &json!({
             "version": 1, "tool": "grep", "ok": true, "status": "results",
             "files": [
                 {"path": "README.md", "matches": [
@@ -244,24 +250,25 @@ fn grep_results() {
             ],
             "total": 3, "shown": 3, "truncated": false, "total_files": 2, "binary_files": [],
             "spill": null, "spill_error": null, "warnings": [], "hints": [], "text": text,
-        })
+        }),
     );
     // Match keys in SPEC §7's order too.
+    let raw = stdout(&r);
     assert!(
-        r.raw
-            .contains("{\"line_number\":1,\"preview\":\"fn alpha() {}\",\"line_truncated\":false}"),
-        "{}",
-        r.raw
+        raw.contains("{\"line_number\":1,\"preview\":\"fn alpha() {}\",\"line_truncated\":false}"),
+        "{r:?}"
     );
-    assert!(r.raw.contains("{\"path\":\"README.md\",\"matches\":["));
+    assert!(
+        raw.contains("{\"path\":\"README.md\",\"matches\":["),
+        "{r:?}"
+    );
 }
 
 #[test]
 fn glob_empty() {
     let t = glob_tree();
     let r = run(&t, &["glob", "*.none"]);
-    assert_eq!(r.code, 1);
-    assert_eq!(r.json, glob_envelope(&[], 0, "No files found"));
+    assert_json(&r, 1, &glob_envelope(&[], 0, "No files found"));
 }
 
 fn grep_empty_envelope(warnings: &[&str], text: &str) -> Value {
@@ -276,19 +283,18 @@ fn grep_empty_envelope(warnings: &[&str], text: &str) -> Value {
 fn grep_empty() {
     let t = glob_tree();
     let r = run(&t, &["grep", "absent"]);
-    assert_eq!(r.code, 1);
-    assert_eq!(r.json, grep_empty_envelope(&[], "No matches found"));
+    assert_json(&r, 1, &grep_empty_envelope(&[], "No matches found"));
 }
 
 #[test]
 fn grep_nothing_searched() {
     let t = glob_tree();
     let r = run(&t, &["grep", "x", "--include", "*.none"]);
-    assert_eq!(r.code, 1);
     let why = "no file was searched: the include filter or ignore rules excluded every file";
-    assert_eq!(
-        r.json,
-        grep_empty_envelope(&[why], &format!("No matches found ({why})"))
+    assert_json(
+        &r,
+        1,
+        &grep_empty_envelope(&[why], &format!("No matches found ({why})")),
     );
 }
 
@@ -316,26 +322,26 @@ fn capped_with_spill() {
         "*.txt",
     ];
     let r = run(&t, &args);
-    assert_eq!(r.code, 0);
-    let entries: Vec<_> = fs::read_dir(&spill).unwrap().collect();
-    assert_eq!(entries.len(), 1);
-    let locator = crate::harness::canonical(&entries[0].as_ref().unwrap().path());
+    let locator = canonical(&spill_file(&spill, &r));
     let locator = locator.to_str().unwrap();
-    assert!(locator.ends_with("-glob-results.txt"));
+    assert!(locator.ends_with("-glob-results.txt"), "{r:?}");
     assert_eq!(
         fs::read_to_string(locator).unwrap(),
-        "d.txt\nc.txt\nb.txt\na.txt"
+        "d.txt\nc.txt\nb.txt\na.txt",
+        "{}",
+        r.describe()
     );
-    assert_eq!(
-        r.json,
-        json!({
+    assert_json(
+        &r,
+        0,
+        &json!({
             "version": 1, "tool": "glob", "ok": true, "status": "results",
             "paths": ["d.txt", "c.txt"], "total": 4, "shown": 2, "truncated": true,
             "spill": {"locator": locator, "retrieval_hint": DEFAULT_HINT},
             "spill_error": null, "warnings": [],
             "hints": [{"kind": "remainder", "count": 2, "places": [{"path": "./", "count": 2}]}],
             "text": format!("d.txt\nc.txt\n\n(The other 2 paths: ./ 2)\n\n(Showing 2 of 4 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})"),
-        })
+        }),
     );
 }
 
@@ -356,16 +362,14 @@ fn capped_grep_with_spill() {
         "hit",
     ];
     let r = run(&t, &args);
-    assert_eq!(r.code, 0);
-    let entries: Vec<_> = fs::read_dir(&spill).unwrap().collect();
-    assert_eq!(entries.len(), 1);
-    let locator = crate::harness::canonical(&entries[0].as_ref().unwrap().path());
+    let locator = canonical(&spill_file(&spill, &r));
     let locator = locator.to_str().unwrap();
-    assert!(locator.ends_with("-grep-results.txt"));
+    assert!(locator.ends_with("-grep-results.txt"), "{r:?}");
     let m = |p: &str| json!({"path": p, "matches": [{"line_number": 1, "preview": "hit", "line_truncated": false}]});
-    assert_eq!(
-        r.json,
-        json!({
+    assert_json(
+        &r,
+        0,
+        &json!({
             "version": 1, "tool": "grep", "ok": true, "status": "results",
             "files": [m("a.txt"), m("b.txt"), m("c.txt")],
             "total": 4, "shown": 3, "truncated": true, "total_files": 4, "binary_files": [],
@@ -376,7 +380,7 @@ fn capped_grep_with_spill() {
                 "Found 3 of 4 matches\n\na.txt\nLine 1: hit\n\nb.txt\nLine 1: hit\n\nc.txt\nLine 1: hit\n\n\
                  (The other 1 match: d.txt 1)\n\n(Full grep result stored at: {locator}. {hint})"
             ),
-        })
+        }),
     );
 }
 
@@ -384,25 +388,25 @@ fn capped_grep_with_spill() {
 fn capped_without_spill() {
     let t = capped_tree();
     let r = run(&t, &["--glob-max-results", "2", "glob", "*.txt"]);
-    assert_eq!(r.code, 0);
     let reason = "no spill directory is configured (--spill-dir or DSH_SEARCH_SPILL_DIR)";
-    assert_eq!(
-        r.json,
-        json!({
+    assert_json(
+        &r,
+        0,
+        &json!({
             "version": 1, "tool": "glob", "ok": true, "status": "results",
             "paths": ["d.txt", "c.txt"], "total": 4, "shown": 2, "truncated": true,
             "spill": null, "spill_error": reason,
             "warnings": [format!("the complete result could not be saved: {reason}")],
             "hints": [{"kind": "remainder", "count": 2, "places": [{"path": "./", "count": 2}]}],
             "text": "d.txt\nc.txt\n\n(The other 2 paths: ./ 2)\n\n(Showing 2 of 4 paths. The complete result could not be saved; narrow pattern or path to see more.)",
-        })
+        }),
     );
 
     let r = run(&t, &["--grep-max-matches", "1", "grep", "hit"]);
-    assert_eq!(r.code, 0);
-    assert_eq!(
-        r.json,
-        json!({
+    assert_json(
+        &r,
+        0,
+        &json!({
             "version": 1, "tool": "grep", "ok": true, "status": "results",
             "files": [{"path": "a.txt", "matches": [{"line_number": 1, "preview": "hit", "line_truncated": false}]}],
             "total": 4, "shown": 1, "truncated": true, "total_files": 4, "binary_files": [],
@@ -411,7 +415,7 @@ fn capped_without_spill() {
             "hints": [{"kind": "remainder", "count": 3, "places": [
                 {"path": "b.txt", "count": 1}, {"path": "c.txt", "count": 1}, {"path": "d.txt", "count": 1}]}],
             "text": "Found 1 of 4 matches\n\na.txt\nLine 1: hit\n\n(The other 3 matches: b.txt 1, c.txt 1, d.txt 1)\n\n(The complete result could not be saved; narrow pattern, path, or include to see more.)",
-        })
+        }),
     );
 }
 
@@ -419,7 +423,6 @@ fn capped_without_spill() {
 fn invalid_argument() {
     let t = glob_tree();
     let r = run(&t, &["grep", ""]);
-    assert_eq!(r.code, 2);
     let mut expected = error_envelope(
         "grep",
         "ArgumentError",
@@ -427,10 +430,9 @@ fn invalid_argument() {
         "grep pattern must not be empty; pass a ripgrep regex such as fn main",
     );
     expected["error"]["field"] = json!("pattern");
-    assert_eq!(r.json, expected);
+    assert_json(&r, 2, &expected);
 
     let r = run(&t, &["glob", "  "]);
-    assert_eq!(r.code, 2);
     let mut expected = error_envelope(
         "glob",
         "ArgumentError",
@@ -438,34 +440,41 @@ fn invalid_argument() {
         "glob pattern must not be blank; pass a glob such as **/*.rs",
     );
     expected["error"]["field"] = json!("pattern");
-    assert_eq!(r.json, expected);
+    assert_json(&r, 2, &expected);
     // `field` comes after the message.
-    assert!(r.raw.contains(
-        "\"error\":{\"name\":\"ArgumentError\",\"code\":\"INVALID_ARGUMENT\",\"message\":"
-    ));
-    assert!(r.raw.contains(",\"field\":\"pattern\"},\"text\":"));
+    let raw = stdout(&r);
+    assert!(
+        raw.contains(
+            "\"error\":{\"name\":\"ArgumentError\",\"code\":\"INVALID_ARGUMENT\",\"message\":"
+        ),
+        "{r:?}"
+    );
+    assert!(raw.contains(",\"field\":\"pattern\"},\"text\":"), "{r:?}");
 }
 
 #[test]
 fn search_invalid_pattern() {
     let t = glob_tree();
     let r = run(&t, &["grep", "a("]);
-    assert_eq!(r.code, 3);
-    let message = r.json["error"]["message"].as_str().unwrap();
+    let json = stdout_json(&r);
+    let message = json["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no message: {r:?}"));
     assert!(
         // rg 14 prefixes its messages with "rg: ", rg 13 does not.
         message.starts_with("grep pattern rejected by ripgrep (exit 2): ")
             && message.contains("regex parse error:"),
-        "{message}"
+        "{r:?}"
     );
-    assert!(message.contains("unclosed group"), "{message}");
+    assert!(message.contains("unclosed group"), "{r:?}");
     assert!(
         message.ends_with("with a backslash to match them literally) and retry, or pass literal: true to search for the text as written."),
-        "{message}"
+        "{r:?}"
     );
-    assert_eq!(
-        r.json,
-        error_envelope("grep", "SearchError", "SEARCH_INVALID_PATTERN", message)
+    assert_json(
+        &r,
+        3,
+        &error_envelope("grep", "SearchError", "SEARCH_INVALID_PATTERN", message),
     );
 }
 
@@ -473,14 +482,14 @@ fn search_invalid_pattern() {
 fn search_failed() {
     let t = glob_tree();
     let r = run(&t, &["--rg", "/nonexistent/rg", "grep", "x"]);
-    assert_eq!(r.code, 4);
     let message = format!(
         "grep requires ripgrep (rg), but {} does not exist. Install ripgrep ({INSTALL_WAYS}) or point --rg / DSH_SEARCH_RG at the rg executable.",
         t.absolute("/nonexistent/rg")
     );
-    assert_eq!(
-        r.json,
-        error_envelope("grep", "SearchError", "SEARCH_FAILED", &message)
+    assert_json(
+        &r,
+        4,
+        &error_envelope("grep", "SearchError", "SEARCH_FAILED", &message),
     );
 }
 
@@ -488,15 +497,15 @@ fn search_failed() {
 fn search_raw_output_overflow() {
     let t = glob_tree();
     let r = run(&t, &["--raw-output-max-bytes", "10", "grep", "x"]);
-    assert_eq!(r.code, 5);
-    assert_eq!(
-        r.json,
-        error_envelope(
+    assert_json(
+        &r,
+        5,
+        &error_envelope(
             "grep",
             "SearchError",
             "SEARCH_RAW_OUTPUT_OVERFLOW",
-            "grep output is over the 10-byte cap on raw ripgrep output; narrow pattern, path, or include, or raise --raw-output-max-bytes."
-        )
+            "grep output is over the 10-byte cap on raw ripgrep output; narrow pattern, path, or include, or raise --raw-output-max-bytes.",
+        ),
     );
 }
 
@@ -515,15 +524,15 @@ fn search_aborted() {
             "x",
         ],
     );
-    assert_eq!(r.code, 6);
-    assert_eq!(
-        r.json,
-        error_envelope(
+    assert_json(
+        &r,
+        6,
+        &error_envelope(
             "grep",
             "SearchError",
             "SEARCH_ABORTED",
-            "grep timed out after 200ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
-        )
+            "grep timed out after 200ms; narrow pattern, path, or include and retry, or raise --timeout-ms.",
+        ),
     );
 }
 
@@ -545,18 +554,21 @@ fn usage_error(t: &TestDir, args: &[&str], tool: &str, mentions: &str) {
             .unwrap(),
     ];
     for out in &forms {
-        assert_eq!(out.status.code(), Some(2));
+        assert_exit(out, 2);
         let v = one_object(out);
-        let message = v["error"]["message"].as_str().unwrap();
-        assert!(message.contains(mentions), "{message}");
-        assert!(!message.starts_with("error:"), "{message}");
-        assert_eq!(
-            v,
-            error_envelope(tool, "ArgumentError", "INVALID_ARGUMENT", message)
+        let message = v["error"]["message"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no message: {out:?}"));
+        assert!(message.contains(mentions), "{out:?}");
+        assert!(!message.starts_with("error:"), "{out:?}");
+        assert_json(
+            out,
+            2,
+            &error_envelope(tool, "ArgumentError", "INVALID_ARGUMENT", message),
         );
     }
     // Text mode exits the same way.
-    assert_eq!(t.run(args).status.code(), Some(2));
+    assert_exit(&t.run(args), 2);
 }
 
 #[test]
@@ -578,9 +590,9 @@ fn usage_errors_are_json_too() {
 }
 
 /// SPEC §4: text output is stdout, and an error is `Error: <message>`;
-/// SPEC §7: JSON `text` is that text output. For a clap usage error the
-/// binary prints clap's own message on stderr in text mode and nothing on
-/// stdout, so the JSON `text` has no text-mode twin.
+/// SPEC §7: JSON `text` is that text output. A clap usage error is no
+/// exception (SPEC §1): text mode prints `Error: <clap's message>` on
+/// stdout too, so its stdout is the JSON `text` and a newline.
 #[test]
 fn usage_error_text_matches_text_mode() {
     let t = glob_tree();
@@ -596,11 +608,11 @@ fn usage_error_text_matches_text_mode() {
             .unwrap();
         let v = one_object(&json);
         let text = t.run(args);
-        assert_eq!(text.status.code(), Some(2));
+        assert_exit(&text, 2);
         assert_eq!(
             stdout(&text),
             format!("{}\n", v["text"].as_str().unwrap()),
-            "text-mode stdout of {args:?}"
+            "text-mode stdout: {text:?}"
         );
     }
 }
@@ -609,15 +621,14 @@ fn usage_error_text_matches_text_mode() {
 fn help_and_version_are_not_json() {
     let t = glob_tree();
     let plain = t.run(&["--help"]);
-    assert_eq!(plain.status.code(), Some(0));
+    assert_exit(&plain, 0);
     assert!(
         stdout(&plain).starts_with(
             "Bounded, deterministic file discovery for AI agents, backed by ripgrep.\n"
         ),
-        "{}",
-        stdout(&plain)
+        "{plain:?}"
     );
-    assert!(stdout(&plain).contains("Usage: dsh-search"));
+    assert!(stdout(&plain).contains("Usage: dsh-search"), "{plain:?}");
     let flag = t.run(&["--format", "json", "--help"]);
     let env = t
         .cmd()
@@ -625,18 +636,16 @@ fn help_and_version_are_not_json() {
         .arg("--help")
         .output()
         .unwrap();
-    assert_eq!(flag.status.code(), Some(0));
-    assert_eq!(stdout(&flag), stdout(&plain));
+    assert_out(&flag, 0, &stdout(&plain));
     // The env form differs only where clap shows the variable's value.
-    assert_eq!(env.status.code(), Some(0));
-    assert_eq!(
-        stdout(&env),
-        stdout(&plain).replace("[env: DSH_SEARCH_FORMAT=]", "[env: DSH_SEARCH_FORMAT=json]")
+    assert_out(
+        &env,
+        0,
+        &stdout(&plain).replace("[env: DSH_SEARCH_FORMAT=]", "[env: DSH_SEARCH_FORMAT=json]"),
     );
 
     let version = format!("dsh-search {}\n", env!("CARGO_PKG_VERSION"));
-    let out = t.run(&["--format", "json", "--version"]);
-    assert_eq!((out.status.code(), stdout(&out)), (Some(0), version));
+    assert_out(&t.run(&["--format", "json", "--version"]), 0, &version);
 }
 
 #[test]

@@ -7,9 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 
 #[cfg(unix)]
-use serde_json::Value;
-
-use crate::harness::{TestDir, assert_out};
+use crate::harness::{TestDir, assert_exit, assert_out, stdout_json};
 
 const HELP: &str = "\n\nFor more information, try '--help'.\n";
 
@@ -134,15 +132,15 @@ fn a_dangling_symlink_spill_dir_is_named() {
         ])
         .output()
         .unwrap();
-    let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        envelope["spill_error"],
+        stdout_json(&out)["spill_error"],
         format!(
             "cannot create the spill directory {0}: {0} is a symlink to /nonexistent/cache, which does not exist",
             link.display()
-        )
+        ),
+        "{out:?}"
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_exit(&out, 0);
 }
 
 #[test]
@@ -182,6 +180,15 @@ fn a_file_that_fills_the_output_is_named_escaped() {
 #[cfg(unix)]
 const NOBODY: u32 = 65534;
 
+/// Run `args` in `t` as [`NOBODY`] (the test runs as root).
+#[cfg(unix)]
+fn as_nobody(t: &TestDir, args: &[&str]) -> crate::harness::Ran {
+    t.cmd_as(NOBODY, NOBODY)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run dsh-search {args:?} as uid {NOBODY}: {e}"))
+}
+
 /// Real rg, a directory it cannot read named `bad<ESC>[31m<newline>dir`
 /// beside a match: a partial search whose note shows rg's message escaped
 /// (one line, no colour) and counts the directory once, though rg's
@@ -197,7 +204,7 @@ fn an_unreadable_directory_with_control_characters_is_escaped_and_counted_once()
     let bad = t.mkdir("bad\x1b[31m\ndir");
     t.write("bad\x1b[31m\ndir/b.txt", "needle\n");
     std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o000)).unwrap();
-    let root = rustix::process::geteuid().is_root();
+    let root = crate::harness::is_root();
     // As root, the search runs as an unprivileged user, with a copy of rg
     // that user may run (the real one may sit in root's home).
     let bin = tempfile::tempdir().unwrap();
@@ -211,16 +218,7 @@ fn an_unreadable_directory_with_control_characters_is_escaped_and_counted_once()
     };
     let args = ["--rg", rg.as_str(), "grep", "needle"];
     let out = if root {
-        match t.cmd_as(NOBODY, NOBODY).args(args).output() {
-            Ok(out) => out,
-            Err(e) => {
-                eprintln!(
-                    "SKIPPED an_unreadable_directory_with_control_characters_is_escaped_and_counted_once: running as root, and the binary cannot be run as uid {NOBODY}: {e}"
-                );
-                std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o755)).unwrap();
-                return;
-            }
-        }
+        as_nobody(&t, &args)
     } else {
         t.run(&args)
     };
@@ -255,17 +253,9 @@ fn a_workdir_that_cannot_be_entered_is_named() {
         "grep",
         "x",
     ];
-    let out = if rustix::process::geteuid().is_root() {
+    let out = if crate::harness::is_root() {
         // Permissions do not stop root: ask as an unprivileged user.
-        match t.cmd_as(NOBODY, NOBODY).args(args).output() {
-            Ok(out) => out,
-            Err(e) => {
-                eprintln!(
-                    "SKIPPED a_workdir_that_cannot_be_entered_is_named: running as root, and the binary cannot be run as uid {NOBODY}: {e}"
-                );
-                return;
-            }
-        }
+        as_nobody(&t, &args)
     } else {
         t.run(&args)
     };

@@ -6,7 +6,9 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Ran, T0, TestDir, assert_out, stdout};
+use crate::harness::{
+    Ran, T0, TestDir, argv_and_call, assert_exit, assert_out, stdout, stdout_json,
+};
 
 const UNSAVED: &str =
     "(The complete result could not be saved; narrow pattern, path, or include to see more.)";
@@ -34,40 +36,26 @@ fn tree() -> TestDir {
     t
 }
 
-/// Run grep with `argv`, and through `call` with `json`: the same bytes.
-#[track_caller]
-fn grep(t: &TestDir, argv: &[&str], json: &Value) -> Ran {
-    let mut words = vec!["grep"];
-    words.extend_from_slice(argv);
-    let direct = t.run(&words);
-    let called = t
+/// `argv` run with `--format json`, and its envelope.
+fn envelope(t: &TestDir, argv: &[&str]) -> (Ran, Value) {
+    let ran = t
         .cmd()
-        .args(["call", "grep"])
-        .arg(json.to_string())
+        .args(["--format", "json"])
+        .args(argv)
         .output()
         .unwrap();
-    assert_eq!(
-        (called.status.code(), stdout(&called)),
-        (direct.status.code(), stdout(&direct)),
-        "call grep {json} differs from {}",
-        direct.describe()
-    );
-    direct
-}
-
-/// The JSON envelope of `argv`.
-fn envelope(t: &TestDir, argv: &[&str]) -> Value {
-    let mut words = vec!["--format", "json"];
-    words.extend_from_slice(argv);
-    serde_json::from_str(&stdout(&t.run(&words))).unwrap()
+    let value = stdout_json(&ran);
+    (ran, value)
 }
 
 #[test]
 fn files_lists_each_matching_file_once_in_path_order() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["load_config", "--output", "files"],
             &json!({"pattern": "load_config", "output": "files"}),
         ),
@@ -75,8 +63,10 @@ fn files_lists_each_matching_file_once_in_path_order() {
         "Found 3 files\n\nsrc/app.rs\nsrc/lib.rs\ntests/it.rs\n",
     );
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["fn main", "--output", "files"],
             &json!({"pattern": "fn main", "output": "files"}),
         ),
@@ -89,8 +79,10 @@ fn files_lists_each_matching_file_once_in_path_order() {
 fn count_gives_matched_lines_per_file() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["load_config", "--output", "count"],
             &json!({"pattern": "load_config", "output": "count"}),
         ),
@@ -103,8 +95,10 @@ fn count_gives_matched_lines_per_file() {
 fn count_with_ignore_case_finds_the_capitals_too() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["load_config", "--output", "count", "-i"],
             &json!({"pattern": "load_config", "output": "count", "ignore_case": true}),
         ),
@@ -118,8 +112,10 @@ fn files_with_type_searches_only_that_type() {
     let t = tree();
     t.write("notes.txt", "load_config everywhere\n");
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["load_config", "--output", "files", "--type", "rust"],
             &json!({"pattern": "load_config", "output": "files", "type": "rust"}),
         ),
@@ -137,8 +133,10 @@ fn files_with_type_searches_only_that_type() {
 fn context_shows_the_lines_around_each_match() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["load_config", "--context", "1", "src"],
             &json!({"pattern": "load_config", "context": 1, "path": "src"}),
         ),
@@ -163,8 +161,10 @@ fn context_shows_the_lines_around_each_match() {
 fn before_and_after_win_on_their_side() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["fn main", "--context", "2", "-A", "0"],
             &json!({"pattern": "fn main", "context": 2, "after": 0}),
         ),
@@ -172,8 +172,10 @@ fn before_and_after_win_on_their_side() {
         "Found 1 match\n\nsrc/app.rs\nLine 6- }\nLine 7- \nLine 8: fn main() {\n",
     );
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["fn main", "-B", "0", "-A", "1"],
             &json!({"pattern": "fn main", "before": 0, "after": 1}),
         ),
@@ -186,30 +188,39 @@ fn before_and_after_win_on_their_side() {
 fn context_with_files_or_count_is_ignored_and_named() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["fn main", "--output", "files", "--context", "3", "-A", "1"],
             &json!({"pattern": "fn main", "output": "files", "context": 3, "after": 1}),
         ),
         0,
         "Found 1 file\n\nsrc/app.rs\n\n(ignored context, after: output \"files\" shows no lines)\n",
     );
-    let value = envelope(&t, &["grep", "fn main", "--output", "count", "-B", "2"]);
+    let (ran, value) = envelope(&t, &["grep", "fn main", "--output", "count", "-B", "2"]);
     assert_eq!(
         value["warnings"],
-        json!(["ignored argument: before (output \"count\" shows no lines)"])
+        json!(["ignored argument: before (output \"count\" shows no lines)"]),
+        "{ran:?}"
     );
-    assert_eq!(value["output"], json!("count"));
-    assert_eq!(value["files"], json!([{"path": "src/app.rs", "count": 1}]));
-    assert_eq!(value["total_matches"], json!(1));
+    assert_eq!(value["output"], json!("count"), "{ran:?}");
+    assert_eq!(
+        value["files"],
+        json!([{"path": "src/app.rs", "count": 1}]),
+        "{ran:?}"
+    );
+    assert_eq!(value["total_matches"], json!(1), "{ran:?}");
 }
 
 #[test]
 fn literal_searches_the_pattern_as_written() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["load_config()", "-F"],
             &json!({"pattern": "load_config()", "literal": true}),
         ),
@@ -224,7 +235,7 @@ fn literal_searches_the_pattern_as_written() {
 fn a_regex_error_says_literal_searches_it_as_written() {
     let t = tree();
     let out = t.run(&["grep", "config("]);
-    assert_eq!(out.status.code(), Some(3));
+    assert_exit(&out, 3);
     assert!(
         stdout(&out)
             .ends_with("and retry, or pass literal: true to search for the text as written.\n"),
@@ -236,8 +247,10 @@ fn a_regex_error_says_literal_searches_it_as_written() {
 fn multiline_shows_each_line_of_a_match() {
     let t = tree();
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &[r"load_config\(\) -> Config \{\n\s+let", "-U"],
             &json!({"pattern": r"load_config\(\) -> Config \{\n\s+let", "multiline": true}),
         ),
@@ -272,7 +285,7 @@ fn multiline_with_context() {
 fn a_line_break_error_says_multiline_matches_across_lines() {
     let t = tree();
     let out = t.run(&["grep", r"main\n"]);
-    assert_eq!(out.status.code(), Some(3));
+    assert_exit(&out, 3);
     assert!(
         stdout(&out).ends_with("or pass multiline: true to match across lines.\n"),
         "{out:?}"
@@ -282,8 +295,10 @@ fn a_line_break_error_says_multiline_matches_across_lines() {
 #[test]
 fn an_unknown_type_names_close_ones() {
     let t = tree();
-    let out = grep(
+    let out = argv_and_call(
         &t,
+        &[],
+        "grep",
         &["load_config", "--type", "rsut"],
         &json!({"pattern": "load_config", "type": "rsut"}),
     );
@@ -292,9 +307,9 @@ fn an_unknown_type_names_close_ones() {
         2,
         "Error: type \"rsut\" is not a file type ripgrep knows; close names: rust, rst. Pass one of the names `rg --type-list` prints, or an include glob such as *.ts\n",
     );
-    let value = envelope(&t, &["grep", "load_config", "--type", "nosuchthing"]);
-    assert_eq!(value["error"]["code"], json!("INVALID_ARGUMENT"));
-    assert_eq!(value["error"]["field"], json!("type"));
+    let (ran, value) = envelope(&t, &["grep", "load_config", "--type", "nosuchthing"]);
+    assert_eq!(value["error"]["code"], json!("INVALID_ARGUMENT"), "{ran:?}");
+    assert_eq!(value["error"]["field"], json!("type"), "{ran:?}");
 }
 
 #[test]
@@ -327,19 +342,7 @@ fn ignore_case_skips_the_case_probe() {
 #[test]
 fn glob_ignore_case_matches_any_case() {
     let t = tree();
-    let glob = |args: &[&str], value: Value| {
-        let mut argv = vec!["glob"];
-        argv.extend_from_slice(args);
-        let direct = t.run(&argv);
-        let called = t
-            .cmd()
-            .args(["call", "glob"])
-            .arg(value.to_string())
-            .output()
-            .unwrap();
-        assert_eq!(stdout(&called), stdout(&direct));
-        direct
-    };
+    let glob = |args: &[&str], value: Value| argv_and_call(&t, &[], "glob", args, &value);
     assert_out(
         &glob(
             &["**/guide.md", "-i"],
@@ -358,20 +361,24 @@ fn glob_ignore_case_matches_any_case() {
 #[test]
 fn the_json_envelope_tells_context_lines_from_matched_ones() {
     let t = tree();
-    let value = envelope(&t, &["grep", "pub mod", "-A", "1"]);
+    let (ran, value) = envelope(&t, &["grep", "pub mod", "-A", "1"]);
     assert_eq!(
         value["files"],
         json!([{
             "path": "src/lib.rs",
             "matches": [{"line_number": 1, "preview": "pub mod app;", "line_truncated": false}],
             "context": [{"line_number": 2, "preview": "// load_config is in app", "line_truncated": false}]
-        }])
+        }]),
+        "{ran:?}"
     );
-    assert_eq!(value["total"], json!(1));
+    assert_eq!(value["total"], json!(1), "{ran:?}");
     // Without context there is no context key: the default is unchanged.
-    let plain = envelope(&t, &["grep", "pub mod"]);
-    assert!(plain["files"][0].get("context").is_none());
-    assert!(plain.get("output").is_none() && plain.get("offset").is_none());
+    let (ran, plain) = envelope(&t, &["grep", "pub mod"]);
+    assert!(plain["files"][0].get("context").is_none(), "{ran:?}");
+    assert!(
+        plain.get("output").is_none() && plain.get("offset").is_none(),
+        "{ran:?}"
+    );
 }
 
 #[test]
@@ -406,7 +413,7 @@ fn explain_shows_the_flags() {
             quoted("rust"),
             quoted("x")
         )),
-        "{stderr}"
+        "{out:?}"
     );
     let out = t.run(&[
         "--explain",
@@ -423,7 +430,7 @@ fn explain_shows_the_flags() {
             "--count --with-filename --null --binary --no-mmap --regexp={}",
             quoted("x")
         )),
-        "{stderr}"
+        "{out:?}"
     );
 }
 
@@ -441,7 +448,7 @@ fn spill_holds_the_complete_result_of_the_mode() {
             .split("stored at: ")
             .nth(1)
             .and_then(|rest| rest.split(". Use read").next())
-            .unwrap_or_else(|| panic!("no locator in {text}"));
+            .unwrap_or_else(|| panic!("no locator in {out:?}"));
         std::fs::read_to_string(locator).unwrap()
     };
     assert_eq!(
@@ -630,13 +637,16 @@ fn one_file_is_a_tree_of_one_file_in_every_mode() {
         ];
         for (mode, want) in wants {
             let json = json!({"pattern": "load_config", "path": path, "output": mode});
-            let ran = grep(&t, &["load_config", path, "--output", mode], &json);
+            let argv = ["load_config", path, "--output", mode];
+            let ran = argv_and_call(&t, &[], "grep", &argv, &json);
             assert_out(&ran, 0, &want);
         }
     }
     assert_out(
-        &grep(
+        &argv_and_call(
             &t,
+            &[],
+            "grep",
             &["no_such_name", "src/app.rs", "--output", "count"],
             &json!({"pattern": "no_such_name", "path": "src/app.rs", "output": "count"}),
         ),

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::Read;
 use std::process::Stdio;
 
-use crate::harness::TestDir;
+use crate::harness::{TestDir, describe_command, transcript};
 use crate::mcp::{Era, Server};
 
 fn tree() -> TestDir {
@@ -16,9 +16,13 @@ fn tree() -> TestDir {
     t
 }
 
-/// `/dev/full`: every write fails with ENOSPC. (Linux and FreeBSD have it.)
-fn full() -> Option<File> {
-    File::options().write(true).open("/dev/full").ok()
+/// `/dev/full`: every write fails with ENOSPC. Linux and FreeBSD have
+/// it; the tests that need it are ignored elsewhere.
+fn full() -> File {
+    File::options()
+        .write(true)
+        .open("/dev/full")
+        .unwrap_or_else(|e| panic!("cannot open /dev/full: {e}"))
 }
 
 #[cfg(unix)]
@@ -27,6 +31,10 @@ const FULL: &str = "dsh-search: cannot write to stdout: No space left on device 
 // Unix only: /dev/full.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(any(target_os = "linux", target_os = "freebsd")),
+    ignore = "needs /dev/full (Linux and FreeBSD have it)"
+)]
 fn a_full_stdout_is_exit_4_with_a_message() {
     let t = tree();
     for args in [
@@ -39,30 +47,37 @@ fn a_full_stdout_is_exit_4_with_a_message() {
         &["--help"],
         &["--timeout-ms", "0", "grep", "x"],
     ] {
-        let Some(dev_full) = full() else { return };
-        let out = t.cmd_std().args(args).stdout(dev_full).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(4), "{args:?}: {stderr}");
-        assert!(stderr.ends_with(FULL), "{args:?}: {stderr}");
+        let mut cmd = t.cmd_std();
+        cmd.args(args).stdout(full());
+        let out = cmd.output().unwrap();
+        let what = || transcript(&describe_command(&cmd), &out);
+        assert_eq!(out.status.code(), Some(4), "{}", what());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).ends_with(FULL),
+            "{}",
+            what()
+        );
     }
 }
 
 #[test]
+#[cfg_attr(
+    not(any(target_os = "linux", target_os = "freebsd")),
+    ignore = "needs /dev/full (Linux and FreeBSD have it)"
+)]
 fn a_full_stderr_changes_nothing() {
     let t = tree();
     for format in ["text", "json"] {
-        let Some(dev_full) = full() else { return };
         let plain = t.run(&["--format", format, "grep", "needle"]);
-        let out = t
-            .cmd_std()
-            .args(["--explain", "--format", format, "grep", "needle"])
-            .stderr(dev_full)
-            .output()
-            .unwrap();
+        let mut cmd = t.cmd_std();
+        cmd.args(["--explain", "--format", format, "grep", "needle"])
+            .stderr(full());
+        let out = cmd.output().unwrap();
         assert_eq!(
             (out.status.code(), &out.stdout),
             (Some(0), &plain.stdout),
-            "{format}"
+            "{}",
+            transcript(&describe_command(&cmd), &out)
         );
     }
 }
@@ -77,13 +92,11 @@ fn a_reader_that_goes_away_ends_the_call_quietly() {
             format!("needle {}\n", "x".repeat(1900)),
         );
     }
-    let mut child = t
-        .cmd_std()
-        .args(["--grep-max-matches", "300", "grep", "needle"])
+    let mut cmd = t.cmd_std();
+    cmd.args(["--grep-max-matches", "300", "grep", "needle"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
     drop(child.stdout.take());
     let mut stderr = String::new();
     child
@@ -93,16 +106,24 @@ fn a_reader_that_goes_away_ends_the_call_quietly() {
         .read_to_string(&mut stderr)
         .unwrap();
     let status = child.wait().unwrap();
-    assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
+    assert_eq!(
+        (status.code(), stderr.as_str()),
+        (Some(0), ""),
+        "{}, its stdout closed at once",
+        describe_command(&cmd)
+    );
 }
 
 #[test]
+#[cfg_attr(
+    not(any(target_os = "linux", target_os = "freebsd")),
+    ignore = "needs /dev/full (Linux and FreeBSD have it)"
+)]
 fn mcp_with_a_full_stderr_serves_on() {
     let t = tree();
-    let Some(dev_full) = full() else { return };
     let mut cmd = t.cmd_std();
     cmd.args(["--explain", "mcp"]);
-    let mut s = Server::spawn_with_stderr(cmd, dev_full);
+    let mut s = Server::spawn_with_stderr(cmd, full());
     for id in 2..5 {
         let reply = s.tool(
             Era::Legacy,
@@ -110,26 +131,27 @@ fn mcp_with_a_full_stderr_serves_on() {
             "grep",
             serde_json::json!({"pattern": "needle"}),
         );
-        assert_eq!(reply["result"]["isError"], false, "{reply}");
+        assert_eq!(reply["result"]["isError"], false, "{}: {reply}", s.what);
     }
     let (status, _) = s.finish();
-    assert_eq!(status.code(), Some(0));
+    assert_eq!(status.code(), Some(0), "{} at EOF", s.what);
 }
 
 // Unix only: /dev/full.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(any(target_os = "linux", target_os = "freebsd")),
+    ignore = "needs /dev/full (Linux and FreeBSD have it)"
+)]
 fn mcp_with_a_full_stdout_exits_4() {
     let t = tree();
-    let Some(dev_full) = full() else { return };
-    let mut child = t
-        .cmd_std()
-        .arg("mcp")
+    let mut cmd = t.cmd_std();
+    cmd.arg("mcp")
         .stdin(Stdio::piped())
-        .stdout(dev_full)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stdout(full())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     std::io::Write::write_all(
         &mut stdin,
@@ -145,6 +167,8 @@ fn mcp_with_a_full_stdout_exits_4() {
         (
             Some(4),
             "dsh-search mcp: cannot write to stdout: No space left on device (os error 28)\n"
-        )
+        ),
+        "{}, sent a ping",
+        describe_command(&cmd)
     );
 }

@@ -6,9 +6,9 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::harness::{T0, TestDir, assert_out, stdout};
+use crate::harness::{T0, TestDir, assert_exit, assert_out, stdout, stdout_json};
 use crate::mcp::{Era, Server};
 
 const UNSAVED: &str =
@@ -71,18 +71,18 @@ fn pages(t: &TestDir, call: &[&str], limit: usize) -> Vec<String> {
         let mut words = call.to_vec();
         words.extend(["--limit", &limit, "--offset", &from]);
         let out = t.run(&words);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert_exit(&out, 0);
         let text = stdout(&out);
         let next = next_offset(&text);
         texts.push(text);
         match next {
             Some(next) => {
-                assert!(next > offset, "a page moves on");
+                assert!(next > offset, "a page does not move on: {out:?}");
                 offset = next;
             }
             None => return texts,
         }
-        assert!(texts.len() < 100, "paging ends");
+        assert!(texts.len() < 100, "paging does not end: {out:?}");
     }
 }
 
@@ -105,12 +105,13 @@ fn matched(text: &str) -> Vec<String> {
 #[test]
 fn glob_pages_together_are_the_whole_listing_in_order() {
     let t = tree();
-    let whole = entries(&stdout(&t.run(&["glob", "**/*.txt"])), false);
-    assert_eq!(whole.len(), 12);
+    let all = t.run(&["glob", "**/*.txt"]);
+    let whole = entries(&stdout(&all), false);
+    assert_eq!(whole.len(), 12, "{all:?}");
     let texts = pages(&t, &["glob", "**/*.txt"], 5);
-    assert_eq!(texts.len(), 3);
+    assert_eq!(texts.len(), 3, "pages of 5: {texts:#?}");
     let paged: Vec<String> = texts.iter().flat_map(|p| entries(p, false)).collect();
-    assert_eq!(paged, whole);
+    assert_eq!(paged, whole, "pages of 5 vs {}", all.describe());
     assert_out(
         &t.run(&["glob", "**/*.txt", "--limit", "5", "--offset", "5"]),
         0,
@@ -124,17 +125,18 @@ fn glob_pages_together_are_the_whole_listing_in_order() {
 #[test]
 fn grep_pages_together_are_the_whole_result_in_order() {
     let t = tree();
-    let whole = matched(&stdout(&t.run(&["grep", "hit"])));
-    assert_eq!(whole.len(), 30);
+    let all = t.run(&["grep", "hit"]);
+    let whole = matched(&stdout(&all));
+    assert_eq!(whole.len(), 30, "{all:?}");
     for limit in [1, 7, 30, 40] {
         let texts = pages(&t, &["grep", "hit"], limit);
         assert_eq!(
             texts.len(),
             30_usize.div_ceil(limit.min(30)),
-            "limit {limit}"
+            "pages of {limit}: {texts:#?}"
         );
         let paged: Vec<String> = texts.iter().flat_map(|p| matched(p)).collect();
-        assert_eq!(paged, whole, "limit {limit}");
+        assert_eq!(paged, whole, "pages of {limit} vs {}", all.describe());
     }
     assert_out(
         &t.run(&["grep", "hit", "--limit", "3", "--offset", "9"]),
@@ -152,12 +154,13 @@ fn grep_pages_together_are_the_whole_result_in_order() {
 #[test]
 fn pages_with_context_show_each_match_with_its_context_once() {
     let t = tree();
-    let whole = matched(&stdout(&t.run(&["grep", "hit", "--context", "1"])));
-    assert_eq!(whole.len(), 30);
+    let all = t.run(&["grep", "hit", "--context", "1"]);
+    let whole = matched(&stdout(&all));
+    assert_eq!(whole.len(), 30, "{all:?}");
     for limit in [3, 10] {
         let texts = pages(&t, &["grep", "hit", "--context", "1"], limit);
         let paged: Vec<String> = texts.iter().flat_map(|p| matched(p)).collect();
-        assert_eq!(paged, whole, "limit {limit}");
+        assert_eq!(paged, whole, "pages of {limit} vs {}", all.describe());
         for text in &texts {
             // No page prints more lines than the limit, unless it holds a
             // single match (which always comes with its whole context).
@@ -165,7 +168,11 @@ fn pages_with_context_show_each_match_with_its_context_once() {
                 .iter()
                 .filter(|l| l.starts_with("Line "))
                 .count();
-            assert!(lines <= limit || matched(text).len() == 1, "{text}");
+            assert!(
+                lines <= limit || matched(text).len() == 1,
+                "a page of {limit} of {}: {text}",
+                all.describe()
+            );
         }
     }
     assert_out(
@@ -194,12 +201,12 @@ fn pages_with_context_show_each_match_with_its_context_once() {
 fn files_and_count_pages_are_whole_too() {
     let t = tree();
     for mode in ["files", "count"] {
-        let text = stdout(&t.run(&["grep", "hit", "--output", mode]));
-        let whole = entries(&text, true);
-        assert_eq!(whole.len(), 12, "{mode}: {text}");
+        let all = t.run(&["grep", "hit", "--output", mode]);
+        let whole = entries(&stdout(&all), true);
+        assert_eq!(whole.len(), 12, "{all:?}");
         let texts = pages(&t, &["grep", "hit", "--output", mode], 5);
         let paged: Vec<String> = texts.iter().flat_map(|p| entries(p, true)).collect();
-        assert_eq!(paged, whole, "{mode}");
+        assert_eq!(paged, whole, "pages of 5 vs {}", all.describe());
     }
     assert_out(
         &t.run(&[
@@ -223,15 +230,15 @@ fn an_offset_past_the_end_says_what_the_search_found() {
         ),
     );
     let out = t.run(&["glob", "**/*.txt", "--offset", "500"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_exit(&out, 0);
     assert!(
         stdout(&out).starts_with("No paths at offset 500; the search found 12\n"),
         "{out:?}"
     );
-    let value: Value = serde_json::from_str(&stdout(&t.run(&[
+    let out = t.run(&[
         "--format", "json", "grep", "hit", "--output", "files", "--offset", "99",
-    ])))
-    .unwrap();
+    ]);
+    let value = stdout_json(&out);
     assert_eq!(
         (
             &value["status"],
@@ -239,7 +246,8 @@ fn an_offset_past_the_end_says_what_the_search_found() {
             &value["offset"],
             &value["next_offset"]
         ),
-        (&json!("results"), &json!(0), &json!(99), &json!(null))
+        (&json!("results"), &json!(0), &json!(99), &json!(null)),
+        "{out:?}"
     );
 }
 
@@ -267,7 +275,7 @@ fn the_largest_offset_is_shown_true() {
         .args(["--format", "json", "--explain", "call", "grep", &grep])
         .output()
         .unwrap();
-    let value: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let value = stdout_json(&out);
     assert_eq!(
         (
             &value["offset"],
@@ -276,10 +284,9 @@ fn the_largest_offset_is_shown_true() {
             &value["total"]
         ),
         (&json!(max), &json!(null), &json!(0), &json!(30)),
-        "{}",
-        out.describe()
+        "{out:?}"
     );
-    assert_eq!(out.status.code(), Some(0), "{}", out.describe());
+    assert_exit(&out, 0);
 }
 
 #[test]
@@ -294,13 +301,13 @@ fn a_limit_over_the_cap_is_the_cap_and_says_so() {
         "50",
     ]);
     let text = stdout(&out);
-    assert_eq!(entries(&text, false).len(), 4);
+    assert_eq!(entries(&text, false).len(), 4, "{out:?}");
     assert!(
         text.ends_with("\n\n(limit 50 is over the page cap of 4; the page holds at most 4)\n"),
-        "{text}"
+        "{out:?}"
     );
-    assert!(text.contains("(Next page: offset 4.)"), "{text}");
-    let value: Value = serde_json::from_str(&stdout(&t.run(&[
+    assert!(text.contains("(Next page: offset 4.)"), "{out:?}");
+    let out = t.run(&[
         "--format",
         "json",
         "--grep-max-matches",
@@ -309,15 +316,17 @@ fn a_limit_over_the_cap_is_the_cap_and_says_so() {
         "hit",
         "--limit",
         "50",
-    ])))
-    .unwrap();
+    ]);
+    let value = stdout_json(&out);
     assert_eq!(
         (&value["shown"], &value["next_offset"]),
-        (&json!(4), &json!(4))
+        (&json!(4), &json!(4)),
+        "{out:?}"
     );
     assert_eq!(
         value["warnings"][1],
-        json!("limit 50 is over the page cap of 4")
+        json!("limit 50 is over the page cap of 4"),
+        "{out:?}"
     );
 }
 
@@ -329,7 +338,7 @@ fn every_page_of_one_result_names_the_same_spill_file() {
     let spill = dir.path().join("spill");
     let spill = spill.to_str().unwrap();
     let locator = |offset: &str| {
-        let text = stdout(&t.run(&[
+        let out = t.run(&[
             "--spill-dir",
             spill,
             "grep",
@@ -338,12 +347,24 @@ fn every_page_of_one_result_names_the_same_spill_file() {
             "10",
             "--offset",
             offset,
-        ]));
-        text.split("stored at: ").nth(1).unwrap().to_owned()
+        ]);
+        let locator = stdout(&out)
+            .split("stored at: ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no locator: {out:?}"))
+            .to_owned();
+        (locator, out)
     };
-    assert_eq!(locator("0"), locator("20"));
+    let ((first, first_out), (third, third_out)) = (locator("0"), locator("20"));
+    assert_eq!(
+        first,
+        third,
+        "{}\nvs {}",
+        first_out.describe(),
+        third_out.describe()
+    );
     let names: Vec<_> = std::fs::read_dir(spill).unwrap().collect();
-    assert_eq!(names.len(), 1);
+    assert_eq!(names.len(), 1, "{names:?}");
 }
 
 #[test]
@@ -355,8 +376,8 @@ fn call_and_json_carry_the_page() {
         .arg(r#"{"pattern": "**/*.txt", "limit": 5, "offset": 10}"#)
         .output()
         .unwrap();
-    let value: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(value["paths"], json!(["c/f2.txt", "c/f3.txt"]));
+    let value = stdout_json(&out);
+    assert_eq!(value["paths"], json!(["c/f2.txt", "c/f3.txt"]), "{out:?}");
     assert_eq!(
         (
             &value["offset"],
@@ -364,12 +385,16 @@ fn call_and_json_carry_the_page() {
             &value["shown"],
             &value["total"]
         ),
-        (&json!(10), &json!(null), &json!(2), &json!(12))
+        (&json!(10), &json!(null), &json!(2), &json!(12)),
+        "{out:?}"
     );
     // Without offset or limit, no page fields: the envelope of a plain search (SPEC §7).
-    let plain: Value =
-        serde_json::from_str(&stdout(&t.run(&["--format", "json", "glob", "**/*.txt"]))).unwrap();
-    assert!(plain.get("offset").is_none() && plain.get("next_offset").is_none());
+    let out = t.run(&["--format", "json", "glob", "**/*.txt"]);
+    let plain = stdout_json(&out);
+    assert!(
+        plain.get("offset").is_none() && plain.get("next_offset").is_none(),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -388,14 +413,21 @@ fn mcp_takes_typed_arguments() {
             json!(format!(
                 "Found 10 matches in 4 files (showing 2)\n\na/f0.txt: 2\na/f1.txt: 3\n\n(The other 2 files: a/ 2)\n\n(Next page: offset 2.)\n\n{UNSAVED}"
             )),
-            "{era:?}"
+            "{}: {reply}",
+            server.describe()
         );
         let reply = server.tool(era, 2, "grep", json!({"pattern": "hit", "context": 101}));
-        assert_eq!(reply["result"]["isError"], json!(true), "{era:?}");
+        assert_eq!(
+            reply["result"]["isError"],
+            json!(true),
+            "{}: {reply}",
+            server.describe()
+        );
         assert_eq!(
             reply["result"]["content"][0]["text"],
             json!("Error: context must be a whole number from 0 to 100, not 101"),
-            "{era:?}"
+            "{}: {reply}",
+            server.describe()
         );
         server.finish_clean();
     }

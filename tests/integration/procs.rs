@@ -12,12 +12,10 @@ use std::process::{Child, Command as StdCommand, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::harness::TestDir;
+use crate::harness::{TestDir, WAIT_LIMIT, describe_command};
 
 /// How long a grandchild may take to disappear after dsh-search exits.
 pub const GONE_WITHIN: Duration = Duration::from_secs(2);
-/// Upper bound for conditions a test waits for (markers, exits).
-pub const WAIT_LIMIT: Duration = Duration::from_secs(20);
 
 /// Poll `done` every 10 ms until it holds or `limit` passes.
 pub fn poll(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
@@ -178,8 +176,13 @@ pub fn wait_bounded(mut child: Child, limit: Duration) -> (ExitStatus, String) {
 /// Start dsh-search (clean environment, as in the harness) on a fake rg that
 /// starts a background sleep and a foreground one (`wait`), writes a
 /// "started" marker, and waits; send `signal` once the marker exists; return
-/// exit status and stdout once every sleeper is checked gone.
-pub fn interrupt(signal: &str, fake_body_prefix: &str, seconds: u32) -> (ExitStatus, String) {
+/// exit status and stdout once every sleeper is checked gone, and what ran
+/// (for a failure message).
+pub fn interrupt(
+    signal: &str,
+    fake_body_prefix: &str,
+    seconds: u32,
+) -> (ExitStatus, String, String) {
     let t = TestDir::new();
     let marker = t.path().join("started");
     let sleepers = Sleepers::new(&t, &[seconds, 300]);
@@ -203,21 +206,22 @@ pub fn interrupt(signal: &str, fake_body_prefix: &str, seconds: u32) -> (ExitSta
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
+    let what = describe_command(&cmd);
     let mut child = cmd.spawn().expect("dsh-search starts");
     let pid = child.id().to_string();
     if !poll(WAIT_LIMIT, || marker.exists()) {
         let _ = child.kill();
         let _ = child.wait();
         drop(sleepers.track());
-        panic!("the fake rg never wrote its marker within {WAIT_LIMIT:?}");
+        panic!("{what}: the fake rg never wrote its marker within {WAIT_LIMIT:?}");
     }
     let tracked = sleepers.track();
     let sent = StdCommand::new("kill")
         .args([&format!("-{signal}"), &pid])
         .status()
         .expect("kill runs");
-    assert!(sent.success(), "kill -{signal} {pid} failed");
-    let result = wait_bounded(child, WAIT_LIMIT);
+    assert!(sent.success(), "{what}: kill -{signal} {pid} failed");
+    let (status, out) = wait_bounded(child, WAIT_LIMIT);
     tracked.assert_gone();
-    result
+    (status, out, what)
 }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::harness::{TestDir, stdout};
+use crate::harness::{Ran, TestDir, assert_json, assert_same_output, stdout, stdout_json};
 
 /// glob's prompt guidance, word for word as SPEC §8 gives it.
 const GLOB_GUIDANCE: &str = "Use the glob tool — not shell find or ls — to discover files by path pattern. Results are sorted by modification time and include hidden and ignored files.";
@@ -25,18 +25,15 @@ fn golden() -> String {
 }
 
 /// `dsh-search schema` with `args` (global options), which must succeed
-/// quietly; its stdout.
-fn schema(t: &TestDir, args: &[&str]) -> String {
+/// quietly.
+#[track_caller]
+fn schema(t: &TestDir, args: &[&str]) -> Ran {
     let out = t.cmd().args(args).arg("schema").output().unwrap();
-    assert_eq!(
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).as_ref()
-        ),
-        (Some(0), ""),
-        "{args:?}"
+    assert!(
+        out.status.code() == Some(0) && out.stderr.is_empty(),
+        "{out:?}"
     );
-    stdout(&out)
+    out
 }
 
 /// Where two texts first differ, for a readable failure.
@@ -61,7 +58,7 @@ fn first_difference(want: &str, got: &str) -> String {
 #[test]
 fn schema_matches_the_golden_file() {
     let t = TestDir::new();
-    let got = schema(&t, &[]);
+    let got = stdout(&schema(&t, &[]));
     let path = golden_path();
     let want = fs::read_to_string(&path).unwrap_or_default();
     if got == want {
@@ -109,9 +106,15 @@ fn golden_schema_says_what_the_spec_requires() {
 
     // The descriptions state the default caps.
     let glob_description = glob["description"].as_str().unwrap();
-    assert!(glob_description.contains("at most 100 paths"));
+    assert!(
+        glob_description.contains("at most 100 paths"),
+        "{glob_description}"
+    );
     let grep_description = grep["description"].as_str().unwrap();
-    assert!(grep_description.contains("at most 250 matching lines, each cut at 2000 bytes"));
+    assert!(
+        grep_description.contains("at most 250 matching lines, each cut at 2000 bytes"),
+        "{grep_description}"
+    );
 
     // SPEC §3a: each argument, in table order, with its JSON type.
     let glob_fields = [
@@ -182,7 +185,7 @@ fn golden_schema_says_what_the_spec_requires() {
 fn descriptions_state_the_caps_in_force() {
     let t = TestDir::new();
     // The default document (pinned by the golden test) with the new caps.
-    let mut want: Value = serde_json::from_str(&schema(&t, &[])).unwrap();
+    let mut want = stdout_json(&schema(&t, &[]));
     for (i, from, to) in [
         (0, "at most 100 paths", "at most 7 paths"),
         (
@@ -204,16 +207,11 @@ fn descriptions_state_the_caps_in_force() {
         "--grep-max-line-bytes",
         "11",
     ];
-    let got: Value = serde_json::from_str(&schema(&t, &caps)).unwrap();
-    assert_eq!(got, want);
+    assert_json(&schema(&t, &caps), 0, &want);
 
     // The same caps after the subcommand, and from the environment.
     let after = t.cmd().arg("schema").args(caps).output().unwrap();
-    assert_eq!(after.status.code(), Some(0));
-    assert_eq!(
-        serde_json::from_slice::<Value>(&after.stdout).unwrap(),
-        want
-    );
+    assert_json(&after, 0, &want);
     let from_env = t
         .cmd()
         .arg("schema")
@@ -222,15 +220,12 @@ fn descriptions_state_the_caps_in_force() {
         .env("DSH_SEARCH_GREP_MAX_LINE_BYTES", "11")
         .output()
         .unwrap();
-    assert_eq!(from_env.status.code(), Some(0));
-    assert_eq!(
-        serde_json::from_slice::<Value>(&from_env.stdout).unwrap(),
-        want
-    );
+    assert_json(&from_env, 0, &want);
 }
 
 #[test]
 fn schema_is_the_same_on_every_run() {
     let t = TestDir::new();
-    assert_eq!(schema(&t, &[]), schema(&t, &[]));
+    let first = schema(&t, &[]);
+    assert_same_output(&schema(&t, &[]), &first);
 }

@@ -15,7 +15,10 @@ use sha2::{Digest, Sha256};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
-use crate::harness::{self, T0, TEST_TIMEOUT, TestDir, assert_out, real_rg, stdout};
+use crate::harness::{
+    self, Ran, T0, TEST_TIMEOUT, TestDir, assert_exit, assert_out, real_rg, spill_file, stdout,
+    stdout_json,
+};
 
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";
 const CUSTOM_HINT: &str = "Page it with sed -n.";
@@ -148,7 +151,7 @@ impl SpillDir {
     /// The absolute locator of `name` in this dir (which must exist).
     fn locator(&self, name: &str) -> String {
         let dir = harness::canonical(&self.dir);
-        assert!(dir.is_absolute());
+        assert!(dir.is_absolute(), "{}", dir.display());
         dir.join(name).to_str().unwrap().to_owned()
     }
 
@@ -229,26 +232,27 @@ fn assert_no_temp_files(dir: &Path) {
     );
 }
 
-#[cfg(unix)]
-fn is_root() -> bool {
-    let out = std::process::Command::new("id").arg("-u").output().unwrap();
-    assert!(out.status.success(), "id -u failed");
-    String::from_utf8_lossy(&out.stdout).trim() == "0"
-}
-
 #[test]
 fn capped_glob_saves_the_complete_sorted_list() {
     let t = glob_tree();
     let spill = SpillDir::new();
     let out = t.run(&with_spill(spill.arg(), &GLOB_ARGS));
     let name = spill_name("glob", GLOB_ALL);
-    assert!(name.ends_with("-glob-results.txt") && name.len() == 12 + 17);
+    assert!(
+        name.ends_with("-glob-results.txt") && name.len() == 12 + 17,
+        "{name}"
+    );
     let locator = spill.locator(&name);
     assert_out(&out, 0, &glob_saved(&locator, DEFAULT_HINT));
-    assert_eq!(fs::read_to_string(&locator).unwrap(), GLOB_ALL);
+    assert_eq!(
+        fs::read_to_string(&locator).unwrap(),
+        GLOB_ALL,
+        "{}",
+        out.describe()
+    );
     #[cfg(unix)]
-    assert_eq!(sha256sum_prefix(&locator), name[..12]);
-    assert_eq!(spill.names(), [name]);
+    assert_eq!(sha256sum_prefix(&locator), name[..12], "{}", out.describe());
+    assert_eq!(spill.names(), [name], "{}", out.describe());
 }
 
 #[test]
@@ -265,9 +269,17 @@ fn relative_spill_dir_gives_an_absolute_locator() {
     );
     let out = t.run(&with_spill(&relative, &GLOB_ARGS));
     let locator = spill.locator(&spill_name("glob", GLOB_ALL));
-    assert!(Path::new(&locator).is_absolute() && !locator.contains(".."));
+    assert!(
+        Path::new(&locator).is_absolute() && !locator.contains(".."),
+        "{locator}"
+    );
     assert_out(&out, 0, &glob_saved(&locator, DEFAULT_HINT));
-    assert_eq!(fs::read_to_string(&locator).unwrap(), GLOB_ALL);
+    assert_eq!(
+        fs::read_to_string(&locator).unwrap(),
+        GLOB_ALL,
+        "{}",
+        out.describe()
+    );
 }
 
 #[test]
@@ -286,7 +298,12 @@ fn capped_glob_spill_follows_the_glob_sort() {
             "a.txt\n{B_SHOWN}\n\n(The other 3 paths: ./ 2, src/ 1)\n\n(Showing 2 of 5 paths. Full sorted result stored at: {locator}. {DEFAULT_HINT})\n"
         ),
     );
-    assert_eq!(fs::read_to_string(&locator).unwrap(), all);
+    assert_eq!(
+        fs::read_to_string(&locator).unwrap(),
+        all,
+        "{}",
+        out.describe()
+    );
 }
 
 #[test]
@@ -295,13 +312,21 @@ fn capped_grep_saves_every_group_with_the_same_previews() {
     let spill = SpillDir::new();
     let out = t.run(&with_spill(spill.arg(), &GREP_ARGS));
     let name = spill_name("grep", GREP_ALL);
-    assert!(name.ends_with("-grep-results.txt") && name.len() == 12 + 17);
+    assert!(
+        name.ends_with("-grep-results.txt") && name.len() == 12 + 17,
+        "{name}"
+    );
     let locator = spill.locator(&name);
     assert_out(&out, 0, &grep_saved(&locator, DEFAULT_HINT));
-    assert_eq!(fs::read_to_string(&locator).unwrap(), GREP_ALL);
+    assert_eq!(
+        fs::read_to_string(&locator).unwrap(),
+        GREP_ALL,
+        "{}",
+        out.describe()
+    );
     #[cfg(unix)]
-    assert_eq!(sha256sum_prefix(&locator), name[..12]);
-    assert_eq!(spill.names(), [name]);
+    assert_eq!(sha256sum_prefix(&locator), name[..12], "{}", out.describe());
+    assert_eq!(spill.names(), [name], "{}", out.describe());
 }
 
 #[test]
@@ -331,9 +356,18 @@ fn spill_dir_and_hint_from_the_environment() {
 
     let mut both = vec![spill_name("glob", GLOB_ALL), spill_name("grep", GREP_ALL)];
     both.sort();
-    assert_eq!(spill.names(), both);
-    assert_eq!(fs::read_to_string(&glob_locator).unwrap(), GLOB_ALL);
-    assert_eq!(fs::read_to_string(&grep_locator).unwrap(), GREP_ALL);
+    let what = "the glob and the grep above";
+    assert_eq!(spill.names(), both, "{what}");
+    assert_eq!(
+        fs::read_to_string(&glob_locator).unwrap(),
+        GLOB_ALL,
+        "{what}"
+    );
+    assert_eq!(
+        fs::read_to_string(&grep_locator).unwrap(),
+        GREP_ALL,
+        "{what}"
+    );
 }
 
 #[test]
@@ -378,7 +412,7 @@ fn flags_win_over_spill_environment() {
         .unwrap();
     let locator = flag_dir.locator(&spill_name("glob", GLOB_ALL));
     assert_out(&out, 0, &glob_saved(&locator, CUSTOM_HINT));
-    assert!(!env_dir.dir.exists());
+    assert!(!env_dir.dir.exists(), "{}", out.describe());
 }
 
 #[test]
@@ -390,19 +424,24 @@ fn same_call_twice_reuses_the_file() {
     ] {
         let args = with_spill(spill.arg(), args);
         let first = t.run(&args);
-        assert_eq!(first.status.code(), Some(0));
+        assert_exit(&first, 0);
         let locator = spill.locator(&spill_name(tool, content));
         let before = fs::symlink_metadata(&locator).unwrap();
         let second = t.run(&args);
         assert_out(&second, 0, &stdout(&first));
-        assert!(stdout(&second).contains(&locator));
+        assert!(stdout(&second).contains(&locator), "{second:?}");
         let after = fs::symlink_metadata(&locator).unwrap();
         assert_eq!(
             (file_id(&after), after.len()),
             (file_id(&before), before.len()),
             "the existing file is reused, not rewritten"
         );
-        assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+        assert_eq!(
+            fs::read_to_string(&locator).unwrap(),
+            content,
+            "{}",
+            second.describe()
+        );
     }
     assert_eq!(spill.names().len(), 2, "{:?}", spill.names());
 }
@@ -443,13 +482,18 @@ fn created_dirs_are_0700_and_the_file_0600() {
     assert_out(&out, 0, &glob_saved(&locator, DEFAULT_HINT));
     for rel in ["a", "a/b", "a/b/c"] {
         let meta = fs::symlink_metadata(spill.root.path().join(rel)).unwrap();
-        assert!(meta.is_dir());
+        assert!(meta.is_dir(), "{}", out.describe());
         assert_eq!(meta.permissions().mode() & 0o777, 0o700, "mode of {rel}");
     }
     let meta = fs::symlink_metadata(&locator).unwrap();
-    assert!(meta.file_type().is_file());
-    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
-    assert_eq!(spill.names(), [name]);
+    assert!(meta.file_type().is_file(), "{}", out.describe());
+    assert_eq!(
+        meta.permissions().mode() & 0o777,
+        0o600,
+        "{}",
+        out.describe()
+    );
+    assert_eq!(spill.names(), [name], "{}", out.describe());
 }
 
 // Unix only: symlinks need a privilege on Windows (tests/integration/windows.rs plants one where it can).
@@ -459,11 +503,18 @@ fn symlink_at_the_final_name_is_never_followed() {
     let t = glob_tree();
     // Learn the final name from a run into another dir.
     let scout = SpillDir::new();
-    t.run(&with_spill(scout.arg(), &GLOB_ARGS));
-    let scouted = scout.names();
-    assert_eq!(scouted.len(), 1);
-    let name = &scouted[0];
-    assert_eq!(*name, spill_name("glob", GLOB_ALL));
+    let scouting = t.run(&with_spill(scout.arg(), &GLOB_ARGS));
+    let name = &spill_file(&scout.dir, &scouting)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(
+        *name,
+        spill_name("glob", GLOB_ALL),
+        "{}",
+        scouting.describe()
+    );
 
     let outside = tempfile::tempdir().unwrap();
     let victim = outside.path().join("victim.txt");
@@ -474,10 +525,20 @@ fn symlink_at_the_final_name_is_never_followed() {
 
     let out = t.run(&with_spill(spill.arg(), &GLOB_ARGS));
     assert_out(&out, 0, &format!("{GLOB_PAGE}\n\n{GLOB_UNSAVED}\n"));
-    assert_eq!(fs::read(&victim).unwrap(), b"victim bytes\n");
-    assert_eq!(names(outside.path()), ["victim.txt"]);
+    assert_eq!(
+        fs::read(&victim).unwrap(),
+        b"victim bytes\n",
+        "{}",
+        out.describe()
+    );
+    assert_eq!(names(outside.path()), ["victim.txt"], "{}", out.describe());
     assert_eq!(spill.names(), [name.as_str()], "only the symlink remains");
-    assert_eq!(fs::read_link(spill.dir.join(name)).unwrap(), victim);
+    assert_eq!(
+        fs::read_link(spill.dir.join(name)).unwrap(),
+        victim,
+        "{}",
+        out.describe()
+    );
 }
 
 // Unix only: symlinks need a privilege on Windows (tests/integration/windows.rs plants one where it can).
@@ -495,8 +556,8 @@ fn dangling_symlink_at_the_final_name_creates_nothing() {
     let out = t.run(&with_spill(spill.arg(), &GREP_ARGS));
     assert_out(&out, 0, &format!("{GREP_PAGE}\n\n{GREP_UNSAVED}\n"));
     assert!(!target.exists(), "nothing written through the symlink");
-    assert!(names(outside.path()).is_empty());
-    assert_eq!(spill.names(), [name]);
+    assert!(names(outside.path()).is_empty(), "{}", out.describe());
+    assert_eq!(spill.names(), [name], "{}", out.describe());
 }
 
 #[test]
@@ -512,17 +573,23 @@ fn final_name_taken_by_other_content_is_left_alone() {
     assert_out(&out, 0, &format!("{GLOB_PAGE}\n\n{GLOB_UNSAVED}\n"));
     assert_eq!(
         fs::read(spill.dir.join(&name)).unwrap(),
-        b"someone else's\n"
+        b"someone else's\n",
+        "{}",
+        out.describe()
     );
-    assert_eq!(spill.names(), [name.as_str()]);
+    assert_eq!(spill.names(), [name.as_str()], "{}", out.describe());
 
     // A directory.
     let spill = SpillDir::new();
     fs::create_dir_all(spill.dir.join(&name)).unwrap();
     let out = t.run(&with_spill(spill.arg(), &GLOB_ARGS));
     assert_out(&out, 0, &format!("{GLOB_PAGE}\n\n{GLOB_UNSAVED}\n"));
-    assert!(names(&spill.dir.join(&name)).is_empty());
-    assert_eq!(spill.names(), [name]);
+    assert!(
+        names(&spill.dir.join(&name)).is_empty(),
+        "{}",
+        out.describe()
+    );
+    assert_eq!(spill.names(), [name], "{}", out.describe());
 }
 
 #[test]
@@ -537,14 +604,14 @@ fn regular_file_as_spill_dir_keeps_the_inline_page() {
     let out = grep_tree().run(&with_spill(file_arg, &GREP_ARGS));
     assert_out(&out, 0, &format!("{GREP_PAGE}\n\n{GREP_UNSAVED}\n"));
 
-    assert_eq!(fs::read(&file).unwrap(), b"keep me\n");
+    assert_eq!(fs::read(&file).unwrap(), b"keep me\n", "{}", out.describe());
     assert_eq!(names(holder.path()), ["not-a-dir"], "no temp files");
 
     // A dir below a regular file cannot be created either.
     let below = file.join("spill");
     let out = glob_tree().run(&with_spill(below.to_str().unwrap(), &GLOB_ARGS));
     assert_out(&out, 0, &format!("{GLOB_PAGE}\n\n{GLOB_UNSAVED}\n"));
-    assert_eq!(fs::read(&file).unwrap(), b"keep me\n");
+    assert_eq!(fs::read(&file).unwrap(), b"keep me\n", "{}", out.describe());
 }
 
 // Unix only: POSIX modes and /proc.
@@ -553,7 +620,7 @@ fn regular_file_as_spill_dir_keeps_the_inline_page() {
 fn unwritable_spill_dir_keeps_the_inline_page() {
     let g = glob_tree();
     let r = grep_tree();
-    if is_root() {
+    if harness::is_root() {
         // Permissions do not stop root: use places no one can write in.
         // /proc/self/dsh-spill cannot be created; /proc/self exists but
         // takes no new files.
@@ -563,7 +630,10 @@ fn unwritable_spill_dir_keeps_the_inline_page() {
             let out = r.run(&with_spill(dir, &GREP_ARGS));
             assert_out(&out, 0, &format!("{GREP_PAGE}\n\n{GREP_UNSAVED}\n"));
         }
-        assert!(!Path::new("/proc/self/dsh-spill").exists());
+        assert!(
+            !Path::new("/proc/self/dsh-spill").exists(),
+            "a run with --spill-dir /proc/self/dsh-spill made it"
+        );
     } else {
         let spill = SpillDir::new();
         fs::create_dir(&spill.dir).unwrap();
@@ -654,11 +724,16 @@ fn concurrent_saves_agree_on_one_file() {
         all[0], all[1]
     );
     for (code, out) in &outputs {
-        assert_eq!((*code, out.as_str()), (Some(0), expected.as_str()));
+        assert_eq!(
+            (*code, out.as_str()),
+            (Some(0), expected.as_str()),
+            "a concurrent run of {args:?}"
+        );
     }
-    assert_eq!(outputs.len(), 8);
-    assert_eq!(spill.names(), [name]);
-    assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+    let what = format!("8 concurrent runs of {args:?}");
+    assert_eq!(outputs.len(), 8, "{what}");
+    assert_eq!(spill.names(), [name], "{what}");
+    assert_eq!(fs::read_to_string(&locator).unwrap(), content, "{what}");
     assert_no_temp_files(&spill.dir);
 }
 
@@ -687,9 +762,9 @@ fn no_temp_files_after_failed_saves() {
             assert_out(&out, 0, &format!("{GLOB_PAGE}\n\n{GLOB_UNSAVED}\n"));
         }
         assert_no_temp_files(&spill.dir);
-        assert_eq!(spill.names(), [name.as_str()]);
+        assert_eq!(spill.names(), [name.as_str()], "two runs of {GLOB_ARGS:?}");
     }
-    assert_eq!(fs::read(&victim).unwrap(), b"v");
+    assert_eq!(fs::read(&victim).unwrap(), b"v", "runs of {GLOB_ARGS:?}");
 }
 
 /// What tells one file from its rewrite: its inode on Unix; on Windows its
@@ -704,14 +779,16 @@ fn file_id(meta: &fs::Metadata) -> Option<std::time::SystemTime> {
     meta.modified().ok()
 }
 
-/// stdout parsed as the one JSON object it must be.
-fn json_of(out: &std::process::Output) -> Value {
+/// stdout parsed as the one JSON object it must be, of a run that exited 0.
+#[track_caller]
+fn json_of(out: &Ran) -> Value {
+    assert_exit(out, 0);
     let raw = stdout(out);
     assert!(
         raw.ends_with('\n') && raw.matches('\n').count() == 1,
-        "{raw}"
+        "not one line: {out:?}"
     );
-    serde_json::from_str(&raw).unwrap()
+    stdout_json(out)
 }
 
 #[test]
@@ -727,16 +804,16 @@ fn json_capped_run_carries_the_spill() {
         );
         all.extend_from_slice(args);
         let out = t.run(&all);
-        assert_eq!(out.status.code(), Some(0));
         let v = json_of(&out);
         let locator = spill.locator(&spill_name(tool, content));
         assert_eq!(
             v["spill"],
-            json!({"locator": locator, "retrieval_hint": CUSTOM_HINT})
+            json!({"locator": locator, "retrieval_hint": CUSTOM_HINT}),
+            "{out:?}"
         );
-        assert_eq!(v["spill_error"], Value::Null);
-        assert_eq!(v["warnings"], json!([]));
-        assert_eq!(v["truncated"], json!(true));
+        assert_eq!(v["spill_error"], Value::Null, "{out:?}");
+        assert_eq!(v["warnings"], json!([]), "{out:?}");
+        assert_eq!(v["truncated"], json!(true), "{out:?}");
         let footer = if tool == "glob" {
             format!(
                 "(Showing 2 of 5 paths. Full sorted result stored at: {locator}. {CUSTOM_HINT})"
@@ -744,8 +821,13 @@ fn json_capped_run_carries_the_spill() {
         } else {
             format!("(Full grep result stored at: {locator}. {CUSTOM_HINT})")
         };
-        assert_eq!(v["text"], json!(format!("{inline}\n\n{footer}")));
-        assert_eq!(fs::read_to_string(&locator).unwrap(), content);
+        assert_eq!(v["text"], json!(format!("{inline}\n\n{footer}")), "{out:?}");
+        assert_eq!(
+            fs::read_to_string(&locator).unwrap(),
+            content,
+            "{}",
+            out.describe()
+        );
     }
 }
 
@@ -759,15 +841,15 @@ fn json_capped_run_without_a_saved_spill_says_why() {
         let mut all = vec!["--format", "json"];
         all.extend_from_slice(args);
         let out = t.run(&all);
-        assert_eq!(out.status.code(), Some(0));
         let v = json_of(&out);
-        assert_eq!(v["spill"], Value::Null);
-        assert_eq!(v["spill_error"], json!(NO_DIR));
+        assert_eq!(v["spill"], Value::Null, "{out:?}");
+        assert_eq!(v["spill_error"], json!(NO_DIR), "{out:?}");
         assert_eq!(
             v["warnings"],
-            json!([format!("the complete result could not be saved: {NO_DIR}")])
+            json!([format!("the complete result could not be saved: {NO_DIR}")]),
+            "{out:?}"
         );
-        assert_eq!(v["text"], json!(format!("{inline}\n\n{footer}")));
+        assert_eq!(v["text"], json!(format!("{inline}\n\n{footer}")), "{out:?}");
 
         // A spill dir that cannot be made: the reason names it.
         let holder = tempfile::tempdir().unwrap();
@@ -776,16 +858,18 @@ fn json_capped_run_without_a_saved_spill_says_why() {
         let mut all = with_spill(file.to_str().unwrap(), &["--format", "json"]);
         all.extend_from_slice(args);
         let out = t.run(&all);
-        assert_eq!(out.status.code(), Some(0));
         let v = json_of(&out);
-        assert_eq!(v["spill"], Value::Null);
-        let reason = v["spill_error"].as_str().unwrap();
-        assert!(reason.contains(file.to_str().unwrap()), "{reason}");
+        assert_eq!(v["spill"], Value::Null, "{out:?}");
+        let reason = v["spill_error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no spill_error: {out:?}"));
+        assert!(reason.contains(file.to_str().unwrap()), "{out:?}");
         assert_eq!(
             v["warnings"],
-            json!([format!("the complete result could not be saved: {reason}")])
+            json!([format!("the complete result could not be saved: {reason}")]),
+            "{out:?}"
         );
-        assert_eq!(v["text"], json!(format!("{inline}\n\n{footer}")));
-        assert_eq!(names(holder.path()), ["file"]);
+        assert_eq!(v["text"], json!(format!("{inline}\n\n{footer}")), "{out:?}");
+        assert_eq!(names(holder.path()), ["file"], "{}", out.describe());
     }
 }

@@ -5,17 +5,21 @@
 //! after rg ends spin, as a defect there would: `--timeout-ms` and SIGTERM
 //! still end a CLI call, with the bytes an ordinary timeout or interrupt
 //! prints, and the MCP server answers the stuck call as timed out and
-//! serves the next one. A binary without the hook (a release build, such
-//! as the static one CI runs the suite with) skips these tests, saying so.
+//! serves the next one. The hook exists only in debug builds, so these
+//! tests always run the debug binary cargo built for this test run, even
+//! when the rest of the suite runs another (`DSH_SEARCH_TEST_BIN`, such as
+//! the static release build CI tests); under `cargo test --release` they
+//! are ignored.
 //! Nothing here times the watchdog: each run is only bounded (the harness
 //! kills a run after 30 s, and every wait is bounded), so a regression
 //! fails instead of hanging.
 
+use std::path::Path;
 use std::sync::OnceLock;
 
 use serde_json::json;
 
-use crate::harness::{TestDir, assert_out, stdout};
+use crate::harness::{TestDir, assert_out, cargo_binary, describe_command, stdout, wait_for};
 use crate::mcp::{self, Era, Server};
 
 /// The hook's variable: `MODE` or `MODE:PATTERN` (see `src/watchdog.rs`).
@@ -23,36 +27,26 @@ const STALL: &str = "DSH_SEARCH_TEST_STALL";
 
 const GREP_TIMEOUT_500: &str = "Error: grep timed out after 500ms; narrow pattern, path, or include and retry, or raise --timeout-ms.";
 
-/// Whether the binary under test has the test hook. The one cargo built
-/// for this (debug) test run must have it; another (`DSH_SEARCH_TEST_BIN`,
-/// or a `--release` run) may not, and then these tests are skipped.
-fn hooked() -> bool {
-    static HOOKED: OnceLock<bool> = OnceLock::new();
-    *HOOKED.get_or_init(|| {
+/// The binary these tests run: the one cargo built for this (debug) test
+/// run, once checked to have the test hook (`say` only says so).
+fn hooked() -> &'static Path {
+    static CHECKED: OnceLock<()> = OnceLock::new();
+    let bin = cargo_binary();
+    CHECKED.get_or_init(|| {
         let t = TestDir::new();
         t.write("a.txt", "needle\n");
         let ran = t
-            .cmd()
+            .cmd_of(bin)
             .env(STALL, "say")
             .args(["grep", "needle"])
             .output()
             .unwrap();
-        let hooked = String::from_utf8_lossy(&ran.stderr).contains("test hook: here");
-        let debug_build =
-            std::env::var_os("DSH_SEARCH_TEST_BIN").is_none() && cfg!(debug_assertions);
         assert!(
-            hooked || !debug_build,
-            "the debug build has no test hook: {} said nothing of it: {ran:?}",
-            ran.describe()
+            String::from_utf8_lossy(&ran.stderr).contains("test hook: here"),
+            "the debug build has no test hook: {ran:?}"
         );
-        if !hooked {
-            eprintln!(
-                "SKIPPED: the watchdog tests: {} has no test hook (a release build)",
-                crate::harness::binary().display()
-            );
-        }
-        hooked
-    })
+    });
+    bin
 }
 
 /// A stall in dsh-search's own work past `--timeout-ms` prints exactly
@@ -60,10 +54,12 @@ fn hooked() -> bool {
 /// note of an ignored argument), exits 6, and says on stderr that the
 /// watchdog ended it.
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the test hook exists only in debug builds"
+)]
 fn a_stall_in_our_own_work_times_out_as_a_hung_rg_does() {
-    if !hooked() {
-        return;
-    }
+    let bin = hooked();
     let t = TestDir::new();
     t.write("a.txt", "needle\n");
     let hung = t.fake_rg_plan("fake/rg", "sleep 300000");
@@ -80,21 +76,30 @@ fn a_stall_in_our_own_work_times_out_as_a_hung_rg_does() {
         ],
     ];
     for args in cases {
-        let ordinary = t.cmd().arg("--rg").arg(&hung).args(args).output().unwrap();
+        let ordinary = t
+            .cmd_of(bin)
+            .arg("--rg")
+            .arg(&hung)
+            .args(args)
+            .output()
+            .unwrap();
         assert_eq!(
             ordinary.status.code(),
             Some(6),
-            "{} (rg hangs) did not time out: {ordinary:?}",
-            ordinary.describe()
+            "rg hangs, and this did not time out: {ordinary:?}"
         );
-        let stalled = t.cmd().env(STALL, "spin").args(args).output().unwrap();
+        let stalled = t
+            .cmd_of(bin)
+            .env(STALL, "spin")
+            .args(args)
+            .output()
+            .unwrap();
         assert_out(&stalled, 6, &stdout(&ordinary));
         let stderr = String::from_utf8_lossy(&stalled.stderr);
         assert!(
             stderr.contains("test hook: stalling (spin)")
                 && stderr.contains("of its deadline; ended by the watchdog"),
-            "{} did not stall and end by the watchdog: {stalled:?}",
-            stalled.describe()
+            "this did not stall and end by the watchdog: {stalled:?}"
         );
     }
 }
@@ -106,28 +111,28 @@ fn a_stall_in_our_own_work_times_out_as_a_hung_rg_does() {
 // send to one process alone).
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the test hook exists only in debug builds"
+)]
 fn sigterm_ends_a_call_stalled_in_our_own_work() {
     use std::io::{BufRead, BufReader};
     use std::process::{Command, Stdio};
     use std::sync::mpsc;
 
-    use crate::procs::{WAIT_LIMIT, poll, wait_bounded};
+    use crate::harness::WAIT_LIMIT;
+    use crate::procs::{poll, wait_bounded};
 
-    if !hooked() {
-        return;
-    }
     let t = TestDir::new();
     t.write("a.txt", "needle\n");
-    let what = format!("`{STALL}=spin dsh-search grep needle`, sent SIGTERM once stalled");
-    let mut child = t
-        .cmd_std()
-        .env(STALL, "spin")
+    let mut cmd = t.cmd_std_of(hooked());
+    cmd.env(STALL, "spin")
         .args(["grep", "needle"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    let what = format!("{}, sent SIGTERM once stalled", describe_command(&cmd));
+    let mut child = cmd.spawn().unwrap();
     // The hook says on stderr when it starts: then rg is long gone and the
     // call is in dsh-search's own work.
     let stderr = child.stderr.take().unwrap();
@@ -177,7 +182,7 @@ fn sigterm_ends_a_call_stalled_in_our_own_work() {
 /// A server whose tool calls stall as the hook's `plan` says, its
 /// legacy session open, with a 500 ms deadline.
 fn stalling_server(t: &TestDir, plan: &str) -> Server {
-    let mut cmd = t.cmd_std();
+    let mut cmd = t.cmd_std_of(hooked());
     cmd.env(STALL, plan).args(["--timeout-ms", "500", "mcp"]);
     let mut s = Server::spawn(cmd);
     mcp::initialize(&mut s, mcp::LEGACY);
@@ -186,7 +191,7 @@ fn stalling_server(t: &TestDir, plan: &str) -> Server {
 
 /// The stuck call's answer is an ordinary timeout's (isError, the `Error:`
 /// text, `SEARCH_ABORTED`), and the next call is answered as ever.
-fn assert_stuck_then_served(s: &mut Server, plan: &str) {
+fn assert_stuck_then_served(s: &mut Server) {
     let era = Era::Legacy;
     let stuck = s.tool(era, 2, "grep", json!({"pattern": "needle"}));
     assert_eq!(
@@ -195,7 +200,8 @@ fn assert_stuck_then_served(s: &mut Server, plan: &str) {
             &json!(2),
             &mcp::tool_error(era, GREP_TIMEOUT_500, "SearchError", "SEARCH_ABORTED")
         ),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: grep needle"
+        "{}",
+        s.describe()
     );
     let next = s.tool(era, 3, "grep", json!({"pattern": "here"}));
     assert_eq!(
@@ -204,7 +210,8 @@ fn assert_stuck_then_served(s: &mut Server, plan: &str) {
             &json!(3),
             &mcp::tool_result(era, "Found 1 match\n\na.txt\nLine 1: needle here")
         ),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: grep here, after the stuck call"
+        "{}, after the stuck call",
+        s.describe()
     );
 }
 
@@ -213,24 +220,27 @@ fn assert_stuck_then_served(s: &mut Server, plan: &str) {
 /// spinning worker ends with the process), having said on stderr what
 /// happened.
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the test hook exists only in debug builds"
+)]
 fn the_server_answers_a_stuck_call_and_serves_the_next() {
-    if !hooked() {
-        return;
-    }
     let t = TestDir::new();
     t.write("a.txt", "needle here\n");
     let plan = "spin:needle";
     let mut s = stalling_server(&t, plan);
-    assert_stuck_then_served(&mut s, plan);
+    assert_stuck_then_served(&mut s);
     let (status, stderr) = s.finish();
     assert_eq!(
         status.code(),
         Some(0),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp` at EOF; stderr: {stderr}"
+        "{} at EOF; stderr: {stderr}",
+        s.what
     );
     assert!(
         stderr.contains("a grep call did not end within 1000ms of its deadline"),
-        "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: stderr does not say the call was given up on: {stderr}"
+        "{}: stderr does not say the call was given up on: {stderr}",
+        s.what
     );
 }
 
@@ -245,10 +255,11 @@ fn threads(pid: u32) -> usize {
 /// server is back to its threads from before the call).
 #[cfg(target_os = "linux")]
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the test hook exists only in debug builds"
+)]
 fn a_stuck_worker_that_looks_ends_once_given_up_on() {
-    if !hooked() {
-        return;
-    }
     let t = TestDir::new();
     t.write("a.txt", "needle here\n");
     let plan = "checked:needle";
@@ -256,13 +267,19 @@ fn a_stuck_worker_that_looks_ends_once_given_up_on() {
     let pid = s.child.id();
     // The serving thread and the reader: no call has run yet.
     let before = threads(pid);
-    assert_stuck_then_served(&mut s, plan);
-    mcp::poll(
+    assert_stuck_then_served(&mut s);
+    wait_for(
         &format!(
-            "`{STALL}={plan} dsh-search --timeout-ms 500 mcp`: back to its {before} threads after the stuck call"
+            "{}: back to its {before} threads after the stuck call",
+            s.what
         ),
         || threads(pid) == before,
     );
     let (status, stderr) = s.finish();
-    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "{} at EOF; stderr: {stderr}",
+        s.what
+    );
 }

@@ -13,22 +13,11 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::harness::{self, Ran, TestDir, assert_out, real_rg_path, stdout};
-
-/// The longest a condition a test waits for may take.
-const BOUND: Duration = Duration::from_secs(20);
-
-/// Poll `done` every 10 ms until it holds; fail the test after [`BOUND`].
-#[track_caller]
-fn poll(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + BOUND;
-    while !done() {
-        assert!(Instant::now() < deadline, "{what}: not within {BOUND:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
+use crate::harness::{
+    self, Ran, TestDir, assert_exit, assert_out, describe_command, real_rg_path, spill_file,
+    stdout, wait_for,
+};
 
 /// A fake rg that starts a child that sleeps, writes both pids, marks that
 /// it started, and sleeps itself: the job must take both.
@@ -54,7 +43,7 @@ impl Sleeper {
 
     /// Wait (bounded) until the fake rg runs; its pid and its child's.
     fn started(&self) -> Pids {
-        poll("the fake rg starts", || self.dir.join("started").exists());
+        wait_for("the fake rg starts", || self.dir.join("started").exists());
         let pid = |name: &str| -> u32 {
             fs::read_to_string(self.dir.join(name))
                 .unwrap()
@@ -78,7 +67,7 @@ impl Pids {
     #[track_caller]
     fn assert_gone(&self) {
         for &pid in &self.0 {
-            poll(&format!("process {pid} is killed"), || {
+            wait_for(&format!("process {pid} is killed"), || {
                 !harness::running(pid)
             });
         }
@@ -94,24 +83,24 @@ impl Drop for Pids {
 }
 
 /// dsh-search with `args`, spawned with piped stdout, in its own process
-/// group (so a Ctrl-Break can be aimed at it alone).
-fn spawn(t: &TestDir, args: &[&str]) -> Child {
+/// group (so a Ctrl-Break can be aimed at it alone), and what runs (for a
+/// failure message).
+fn spawn(t: &TestDir, args: &[&str]) -> (Child, String) {
     use std::os::windows::process::CommandExt;
     use windows_sys::Win32::System::Threading::CREATE_NEW_PROCESS_GROUP;
-    t.cmd_std()
-        .args(args)
+    let mut cmd = t.cmd_std();
+    cmd.args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .creation_flags(CREATE_NEW_PROCESS_GROUP)
-        .spawn()
-        .unwrap()
+        .creation_flags(CREATE_NEW_PROCESS_GROUP);
+    (cmd.spawn().unwrap(), describe_command(&cmd))
 }
 
 /// Wait (bounded) for `child` to exit: its exit code and stdout.
 fn finish(mut child: Child) -> (Option<i32>, String) {
     let mut status = None;
-    poll("dsh-search exits", || {
+    wait_for("dsh-search exits", || {
         status = child.try_wait().unwrap();
         status.is_some()
     });
@@ -133,10 +122,10 @@ fn killing_dsh_search_kills_rg_and_its_child() {
     // kill-on-close can take rg and its child along.
     let t = TestDir::new();
     let sleeper = Sleeper::new(&t);
-    let mut child = spawn(&t, &["--rg", sleeper.rg(), "grep", "x"]);
+    let (mut child, _) = spawn(&t, &["--rg", sleeper.rg(), "grep", "x"]);
     let pids = sleeper.started();
     // wine's TerminateProcess fails now and then under load: try until it took.
-    poll("dsh-search is killed", || {
+    wait_for("dsh-search is killed", || {
         let _ = child.kill();
         child.try_wait().unwrap().is_some()
     });
@@ -147,7 +136,7 @@ fn killing_dsh_search_kills_rg_and_its_child() {
 fn a_timeout_kills_the_job() {
     let t = TestDir::new();
     let sleeper = Sleeper::new(&t);
-    let child = spawn(
+    let (child, what) = spawn(
         &t,
         &["--rg", sleeper.rg(), "--timeout-ms", "2000", "grep", "x"],
     );
@@ -158,7 +147,8 @@ fn a_timeout_kills_the_job() {
         (
             Some(6),
             "Error: grep timed out after 2000ms; narrow pattern, path, or include and retry, or raise --timeout-ms.\n"
-        )
+        ),
+        "{what}"
     );
     pids.assert_gone();
 }
@@ -237,19 +227,21 @@ fn ctrl_break(group: u32) -> bool {
 }
 
 #[test]
+#[ignore = "needs a console that takes Ctrl-Break, which wine does not give; on Windows run it with --ignored"]
 fn ctrl_break_ends_the_call_with_exit_6_and_kills_the_job() {
     let t = TestDir::new();
     let sleeper = Sleeper::new(&t);
-    let has_console = console();
-    let child = spawn(&t, &["--rg", sleeper.rg(), "grep", "x"]);
+    assert!(
+        console(),
+        "no console to send Ctrl-Break through: {}",
+        std::io::Error::last_os_error()
+    );
+    let (mut child, what) = spawn(&t, &["--rg", sleeper.rg(), "grep", "x"]);
     let pids = sleeper.started();
-    if !has_console || !ctrl_break(child.id()) {
-        // No console to send the event through (wine started without one).
-        eprintln!(
-            "SKIPPED ctrl_break_ends_the_call_with_exit_6_and_kills_the_job: GenerateConsoleCtrlEvent failed: {}",
-            std::io::Error::last_os_error()
-        );
-        return;
+    if !ctrl_break(child.id()) {
+        let error = std::io::Error::last_os_error();
+        let _ = child.kill();
+        panic!("{what}: GenerateConsoleCtrlEvent failed: {error}");
     }
     let (code, out) = finish(child);
     assert_eq!(
@@ -257,7 +249,8 @@ fn ctrl_break_ends_the_call_with_exit_6_and_kills_the_job() {
         (
             Some(6),
             "Error: grep was interrupted by Ctrl-Break; the search was stopped.\n"
-        )
+        ),
+        "{what}, sent Ctrl-Break"
     );
     pids.assert_gone();
 }
@@ -304,7 +297,7 @@ fn an_rg_exe_planted_in_the_searched_tree_never_runs() {
         let explain = String::from_utf8_lossy(&out.stderr);
         assert!(
             explain.contains(&format!("  command:  \"{}\" --no-config", real.display())),
-            "{explain}"
+            "{out:?}"
         );
     }
 }
@@ -423,7 +416,7 @@ fn explain_shows_the_command_line_that_carries_each_value() {
             "  command:  \"{}\" --no-config --json --binary --no-mmap \"--regexp=say \\\"hi\\\" \\\\\" -- \"my dir\"\n",
             real_rg_path()
         )),
-        "{explain}"
+        "{out:?}"
     );
 }
 
@@ -443,10 +436,10 @@ fn a_command_line_too_long_for_windows_is_exit_4() {
     let bytes = text
         .strip_prefix("Error: grep cannot run: its command line (")
         .and_then(|rest| rest.strip_suffix(" bytes) is too long for the operating system. Use a shorter pattern, path, or include.\n"))
-        .unwrap_or_else(|| panic!("{}", &text[..text.len().min(300)]));
+        .unwrap_or_else(|| panic!("{out:?}"));
     let bytes: usize = bytes.parse().unwrap();
-    assert!(bytes > 40_000 && bytes < 40_000 + 300, "{bytes}");
-    assert_eq!(out.status.code(), Some(4));
+    assert!(bytes > 40_000 && bytes < 40_000 + 300, "{out:?}");
+    assert_exit(&out, 4);
 }
 
 // ------------------------------------------------------ spill
@@ -472,19 +465,16 @@ fn a_capped_result_is_saved_under_a_plain_path_and_reused() {
     let spill = tempfile::tempdir().unwrap();
     let dir = spill.path().join("spill");
     let first = capped_glob(&t, &dir);
-    let names: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(names.len(), 1, "{names:?}");
-    let locator = harness::canonical(&names[0]);
+    let locator = harness::canonical(&spill_file(&dir, &first));
     assert!(
         !locator.to_str().unwrap().starts_with(r"\\?\"),
         "{locator:?}"
     );
     assert_eq!(
         fs::read_to_string(&locator).unwrap(),
-        "docs/b.md\nsrc/lib/a.rs\nsrc/main.rs"
+        "docs/b.md\nsrc/lib/a.rs\nsrc/main.rs",
+        "{}",
+        first.describe()
     );
     assert_out(
         &first,
@@ -499,25 +489,25 @@ fn a_capped_result_is_saved_under_a_plain_path_and_reused() {
 }
 
 #[test]
+#[ignore = "needs a symbolic link, which takes Developer Mode on Windows and which wine does not make (scripts/windows/compare plants one instead); run it with --ignored where links can be made"]
 fn a_link_at_the_final_name_is_never_written_through() {
     let t = nested_tree();
     let spill = tempfile::tempdir().unwrap();
     let dir = spill.path().join("spill");
     // Learn the name, then plant a link there to a file outside.
-    assert_eq!(capped_glob(&t, &dir).status.code(), Some(0));
+    assert_exit(&capped_glob(&t, &dir), 0);
     let name: PathBuf = fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
     fs::remove_file(&name).unwrap();
     let victim = spill.path().join("victim");
     fs::write(&victim, "v").unwrap();
     // Windows needs a privilege for a symlink; wine 8 answers success and
-    // makes none (scripts/test-windows plants a real one instead).
+    // makes none.
     let made = std::os::windows::fs::symlink_file(&victim, &name);
-    if !fs::symlink_metadata(&name).is_ok_and(|m| m.file_type().is_symlink()) {
-        eprintln!(
-            "SKIPPED a_link_at_the_final_name_is_never_written_through: no symlink could be made here ({made:?})"
-        );
-        return;
-    }
+    assert!(
+        fs::symlink_metadata(&name).is_ok_and(|m| m.file_type().is_symlink()),
+        "no symlink could be made at {} ({made:?})",
+        name.display()
+    );
     let out = capped_glob(&t, &dir);
     assert_out(
         &out,
@@ -533,7 +523,9 @@ fn a_link_at_the_final_name_is_never_written_through() {
         fs::symlink_metadata(&name)
             .unwrap()
             .file_type()
-            .is_symlink()
+            .is_symlink(),
+        "the link at {} is gone: {out:?}",
+        name.display()
     );
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "no temp files left");
 }
@@ -553,9 +545,12 @@ fn the_spill_directory_is_made_with_its_parents() {
         "glob",
         "**/*",
     ]);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(Path::new(&dir).is_dir());
-    assert!(stdout(&out).contains("Full sorted result stored at: "));
+    assert_exit(&out, 0);
+    assert!(Path::new(&dir).is_dir(), "{out:?}");
+    assert!(
+        stdout(&out).contains("Full sorted result stored at: "),
+        "{out:?}"
+    );
 }
 
 /// rg words a missing path in the user's language on Windows; its error
@@ -565,11 +560,11 @@ fn a_missing_path_is_named_as_the_path_to_check() {
     let t = nested_tree();
     let out = t.run(&["grep", "needle", "missing/dir"]);
     let text = stdout(&out);
-    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert_exit(&out, 4);
     assert!(
         text.starts_with("Error: grep could not search the given path (ripgrep exit 2: ")
             && text.ends_with("Check that the path exists relative to the workdir, or omit it to search the whole workdir.\n"),
-        "{text}"
+        "{out:?}"
     );
 }
 
@@ -603,6 +598,6 @@ fn a_batch_file_or_a_directory_is_not_run_as_rg() {
         .args(["grep", "x"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(4), "{}", stdout(&out));
-    assert!(!marker.exists(), "a batch file ran as rg");
+    assert_exit(&out, 4);
+    assert!(!marker.exists(), "a batch file ran as rg: {out:?}");
 }

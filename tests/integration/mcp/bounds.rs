@@ -9,10 +9,8 @@ use serde_json::json;
 #[cfg(unix)]
 use wait_timeout::ChildExt;
 
-use super::{
-    BOUND, CANCEL_BOUND, Era, Server, SlowRg, assert_alive, both_eras, cancel, gone, poll,
-};
-use crate::harness::TestDir;
+use super::{BOUND, CANCEL_BOUND, Era, Server, SlowRg, assert_alive, both_eras, cancel, gone};
+use crate::harness::{TestDir, wait_for};
 
 both_eras!(
     cancelling_a_slow_search_kills_it_and_gets_no_reply,
@@ -39,9 +37,14 @@ fn cancelling_a_slow_search_kills_it_and_gets_no_reply(era: Era) {
     s.send(&cancel(&call_id));
     // The next reply is this request's: the cancelled one is not answered.
     assert_alive(&mut s, era, 22, CANCEL_BOUND);
-    assert!(cancelled_at.elapsed() < CANCEL_BOUND);
-    poll("the fake rg is killed", || gone(&rg));
-    poll("the fake rg's grandchild is killed", || gone(&grandchild));
+    assert!(
+        cancelled_at.elapsed() < CANCEL_BOUND,
+        "{}: answered {:?} after the cancellation",
+        s.describe(),
+        cancelled_at.elapsed()
+    );
+    wait_for("the fake rg is killed", || gone(&rg));
+    wait_for("the fake rg's grandchild is killed", || gone(&grandchild));
     // EOF: exit 0, and no late reply to the cancelled request.
     s.finish_clean();
 }
@@ -81,14 +84,14 @@ fn an_oversized_line_is_a_parse_error(era: Era) {
     big.resize(16 * 1024 * 1024 + 10, b'x');
     s.send_bytes(&big);
     s.send_line(r#""}}"#);
-    assert_eq!(s.line_within(BOUND), TOO_LONG);
+    assert_eq!(s.line_within(BOUND), TOO_LONG, "{}", s.describe());
     assert_alive(&mut s, era, 6, BOUND);
     // The last line, with no newline before EOF.
     s.send_bytes(&big);
     let mut stdin = s.take_stdin();
     stdin.flush().unwrap();
     drop(stdin);
-    assert_eq!(s.line_within(BOUND), TOO_LONG);
+    assert_eq!(s.line_within(BOUND), TOO_LONG, "{}", s.describe());
     s.finish_clean();
 }
 
@@ -103,18 +106,19 @@ fn a_deeply_nested_line_is_a_parse_error(era: Era) {
     let mut s = Server::open(&t, &["mcp"], era);
     let n = 100_000;
     s.send_line(&format!("{}{}", "[".repeat(n), "]".repeat(n)));
-    assert_eq!(s.line_within(BOUND), TOO_DEEP);
+    assert_eq!(s.line_within(BOUND), TOO_DEEP, "{}", s.describe());
     s.send_line(&format!(
         r#"{{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{{"a":{}{}}}}}"#,
         "{\"b\":".repeat(n),
         "}".repeat(n)
     ));
-    assert_eq!(s.line_within(BOUND), TOO_DEEP);
+    assert_eq!(s.line_within(BOUND), TOO_DEEP, "{}", s.describe());
     let reply = s.call(era, &json!(8), "tools/list", json!({}));
     assert_eq!(
         (&reply["id"], &reply["result"]["tools"][0]["name"]),
         (&json!(8), &json!("glob")),
-        "{reply}"
+        "{}: {reply}",
+        s.describe()
     );
     s.finish_clean();
 }
@@ -210,7 +214,7 @@ fn a_flood_during_a_search_stays_within_bounds(era: Era) {
     #[cfg(unix)]
     let peak = peak_kib(s.child.id());
     let stdin = writer.join().unwrap().expect("the server kept reading");
-    poll("the cancelled search is killed", || gone(&rg));
+    wait_for("the cancelled search is killed", || gone(&rg));
     drop(stdin);
     assert!(
         busy > 0 && !served.is_empty(),
@@ -236,11 +240,11 @@ fn sigterm_stops_an_idle_server() {
         .args(["-TERM", &s.child.id().to_string()])
         .status()
         .unwrap();
-    assert!(sent.success());
+    assert!(sent.success(), "kill -TERM {}: {sent}", s.child.id());
     let status = s
         .child
         .wait_timeout(BOUND)
         .unwrap()
-        .unwrap_or_else(|| panic!("the server did not stop within {BOUND:?} of SIGTERM"));
-    assert_eq!(status.code(), Some(6));
+        .unwrap_or_else(|| panic!("{} did not stop within {BOUND:?} of SIGTERM", s.what));
+    assert_eq!(status.code(), Some(6), "{}, sent SIGTERM", s.what);
 }

@@ -28,7 +28,9 @@ fn an_unsupported_modern_version_gets_32022_with_the_supported_list() {
     assert_eq!(
         s.reply(),
         json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "Unsupported protocol version",
-            "data": {"supported": SUPPORTED, "requested": "2099-01-01"}}})
+            "data": {"supported": SUPPORTED, "requested": "2099-01-01"}}}),
+        "{}",
+        s.describe()
     );
     s.finish_clean();
 }
@@ -52,7 +54,12 @@ fn a_malformed_modern_meta_is_invalid_params() {
         s.send(
             &json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": meta}}),
         );
-        assert_eq!(s.reply(), error(&json!(id), -32602, message));
+        assert_eq!(
+            s.reply(),
+            error(&json!(id), -32602, message),
+            "{}",
+            s.describe()
+        );
     }
     // server/discover is modern only: without the _meta it is malformed.
     s.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "server/discover"}));
@@ -62,7 +69,9 @@ fn a_malformed_modern_meta_is_invalid_params() {
             &json!(3),
             -32602,
             "server/discover needs params._meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities"
-        )
+        ),
+        "{}",
+        s.describe()
     );
     s.finish_clean();
 }
@@ -74,10 +83,12 @@ fn ping_is_legacy_only() {
     let reply = s.call(Era::Modern, &json!(2), "ping", json!({}));
     assert_eq!(
         reply,
-        error(&json!(2), -32601, "ping is not part of protocol 2026-07-28")
+        error(&json!(2), -32601, "ping is not part of protocol 2026-07-28"),
+        "{}",
+        s.describe()
     );
     let reply = s.call(Era::Legacy, &json!(3), "ping", json!({}));
-    assert_eq!(reply, result(&json!(3), &json!({})));
+    assert_eq!(reply, result(&json!(3), &json!({})), "{}", s.describe());
     s.finish_clean();
 }
 
@@ -131,7 +142,9 @@ fn a_batch_is_served_only_under_2025_03_26() {
     s.send(&batch);
     assert_eq!(
         s.reply(),
-        json!([result(&json!(2), &json!({})), result(&json!(3), &json!({}))])
+        json!([result(&json!(2), &json!({})), result(&json!(3), &json!({}))]),
+        "{}",
+        s.describe()
     );
     s.finish_clean();
     for era in [Era::Legacy, Era::Modern] {
@@ -156,7 +169,12 @@ fn a_cursor_is_invalid_params() {
         "tools/list",
         json!({"cursor": "page2"}),
     );
-    assert_eq!(reply, error(&json!(2), -32602, "Invalid cursor"));
+    assert_eq!(
+        reply,
+        error(&json!(2), -32602, "Invalid cursor"),
+        "{}",
+        s.describe()
+    );
     s.finish_clean();
 }
 

@@ -16,13 +16,13 @@ use std::path::Path;
 use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
-use crate::harness::{self, TestDir, stdout};
+use crate::harness::{self, TestDir, assert_exit, stdout, stdout_json};
 
 /// The longest any reply, exit or poll may take before the test fails.
 pub const BOUND: Duration = Duration::from_secs(20);
@@ -104,9 +104,11 @@ pub struct Server {
     /// One item per line the server wrote to stdout; disconnected at EOF.
     lines: Receiver<String>,
     stderr: Option<JoinHandle<String>>,
-    /// The command line and the `DSH_SEARCH_*` variables it was given, for
-    /// failure messages.
-    what: String,
+    /// What runs (see [`harness::describe_command`]), for failure
+    /// messages.
+    pub what: String,
+    /// The last line sent, for failure messages.
+    last: String,
 }
 
 impl Server {
@@ -126,7 +128,7 @@ impl Server {
     /// The same, with stderr going to `stderr` (a pipe the test reads, or
     /// anything else, such as `/dev/full`).
     pub fn spawn_with_stderr(mut cmd: std::process::Command, stderr: impl Into<Stdio>) -> Self {
-        let what = describe(&cmd);
+        let what = harness::describe_command(&cmd);
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -158,6 +160,7 @@ impl Server {
             lines,
             stderr: Some(stderr),
             what,
+            last: String::new(),
         }
     }
 
@@ -181,15 +184,30 @@ impl Server {
                             "ttlMs": 3_600_000,
                             "cacheScope": "public",
                         }))
-                    )
+                    ),
+                    "{}",
+                    s.describe()
                 );
             }
         }
         s
     }
 
+    /// What runs and the last line it was sent, for a failure message
+    /// (the reply is the assertion's own).
+    pub fn describe(&self) -> String {
+        let last: String = self.last.chars().take(300).collect();
+        let cut = if last.len() < self.last.len() {
+            "…"
+        } else {
+            ""
+        };
+        format!("{}, sent {last}{cut}", self.what)
+    }
+
     /// Write one line (a message, or deliberately not one) to the server.
     pub fn send_line(&mut self, line: &str) {
+        line.clone_into(&mut self.last);
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(line.as_bytes()).unwrap();
         stdin.write_all(b"\n").unwrap();
@@ -198,6 +216,7 @@ impl Server {
 
     /// Write raw bytes, no newline added.
     pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.last = String::from_utf8_lossy(bytes).into_owned();
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
@@ -280,7 +299,12 @@ impl Server {
     #[track_caller]
     pub fn finish_clean(&mut self) {
         let (status, stderr) = self.finish();
-        assert_eq!((status.code(), stderr.as_str()), (Some(0), ""));
+        assert_eq!(
+            (status.code(), stderr.as_str()),
+            (Some(0), ""),
+            "{} at EOF",
+            self.what
+        );
     }
 }
 
@@ -292,27 +316,6 @@ impl Drop for Server {
             let _ = self.child.wait();
         }
     }
-}
-
-/// `cmd` for a failure message: `dsh-search ARGS`, and the `DSH_SEARCH_*`
-/// variables set beyond the harness's (the rg, which it always sets).
-fn describe(cmd: &std::process::Command) -> String {
-    let args: Vec<String> = cmd
-        .get_args()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let envs: Vec<String> = cmd
-        .get_envs()
-        .filter_map(|(k, v)| Some((k.to_str()?, v?.to_string_lossy())))
-        .filter(|(k, _)| k.starts_with("DSH_SEARCH_") && *k != "DSH_SEARCH_RG")
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    let envs = if envs.is_empty() {
-        String::new()
-    } else {
-        format!(" (env: {})", envs.join(" "))
-    };
-    format!("`dsh-search {}`{envs}", args.join(" "))
 }
 
 /// The guidance texts of SPEC §8, word for word, joined as the server's instructions.
@@ -351,7 +354,9 @@ pub fn initialize(s: &mut Server, version: &str) {
                 "serverInfo": server_info(),
                 "instructions": instructions(),
             })
-        )
+        ),
+        "{}",
+        s.describe()
     );
     // A notification: never answered, so the next reply belongs to the
     // next request.
@@ -363,8 +368,8 @@ pub fn initialize(s: &mut Server, version: &str) {
 /// server's instructions.
 pub fn tools_from_schema(t: &TestDir, options: &[&str]) -> Vec<Value> {
     let out = t.cmd().args(options).arg("schema").output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let document: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_exit(&out, 0);
+    let document = stdout_json(&out);
     document["tools"]
         .as_array()
         .unwrap()
@@ -384,16 +389,18 @@ pub fn tools_from_schema(t: &TestDir, options: &[&str]) -> Vec<Value> {
 /// The CLI's text output for `args`, without its final newline, and its
 /// `--format json` envelope.
 pub fn cli(t: &TestDir, args: &[&str]) -> (String, Value) {
-    let text = stdout(&t.cmd().args(args).output().unwrap());
-    let text = text.strip_suffix('\n').unwrap().to_owned();
+    let out = t.cmd().args(args).output().unwrap();
+    let text = stdout(&out)
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("no final newline: {out:?}"))
+        .to_owned();
     let json_out = t
         .cmd()
         .args(["--format", "json"])
         .args(args)
         .output()
         .unwrap();
-    let envelope = serde_json::from_slice(&json_out.stdout).unwrap();
-    (text, envelope)
+    (text, stdout_json(&json_out))
 }
 
 /// A successful `tools/call` result: the text, and nothing else.
@@ -413,16 +420,6 @@ pub fn tool_error(era: Era, text: &str, name: &str, code: &str) -> Value {
 /// Whether process `pid` is gone (see [`harness::running`]).
 pub fn gone(pid: &str) -> bool {
     pid.parse().map_or(true, |pid| !harness::running(pid))
-}
-
-/// Poll (bounded) until `done` holds.
-#[track_caller]
-pub fn poll(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + BOUND;
-    while !done() {
-        assert!(Instant::now() < deadline, "{what}: not within {BOUND:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 fn read_pid(path: &Path) -> String {
@@ -473,7 +470,7 @@ impl SlowRg {
     /// and a guard that kills its process group should the test fail.
     pub fn started(&self) -> (String, String, Survivors) {
         let marker = self.state.path().join("started");
-        poll("the fake rg starts", || marker.exists());
+        harness::wait_for("the fake rg starts", || marker.exists());
         let rg = read_pid(&self.state.path().join("rg.pid"));
         let grandchild = read_pid(&self.state.path().join("grandchild.pid"));
         let survivors = Survivors(
@@ -503,7 +500,12 @@ pub fn assert_alive(s: &mut Server, era: Era, id: u64, bound: Duration) {
     match era {
         Era::Legacy => {
             s.send(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
-            assert_eq!(s.reply_within(bound), result(&id, &json!({})));
+            assert_eq!(
+                s.reply_within(bound),
+                result(&id, &json!({})),
+                "{}",
+                s.describe()
+            );
         }
         Era::Modern => {
             s.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": era.params(json!({}))}));
@@ -511,7 +513,8 @@ pub fn assert_alive(s: &mut Server, era: Era, id: u64, bound: Duration) {
             assert_eq!(
                 (&reply["id"], &reply["result"]["tools"][0]["name"]),
                 (&id, &json!("glob")),
-                "{reply}"
+                "{}: {reply}",
+                s.describe()
             );
         }
     }

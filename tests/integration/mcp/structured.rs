@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{Era, Server, both_eras, result};
-use crate::harness::TestDir;
+use crate::harness::{TestDir, stdout_json};
 
 both_eras!(structured_content_validates_against_the_output_schema);
 
@@ -95,7 +95,7 @@ fn structured_content_validates_against_the_output_schema(era: Era) {
             .unwrap()["outputSchema"]
             .clone()
     };
-    assert_eq!(schema_of("grep")["type"], "object");
+    assert_eq!(schema_of("grep")["type"], "object", "{}", s.describe());
     let calls = [
         ("grep", json!({"pattern": "fn"}), false),
         ("glob", json!({"pattern": "*.rs"}), false),
@@ -125,7 +125,7 @@ fn structured_content_validates_against_the_output_schema(era: Era) {
             .args(["--format", "json", "call", tool, &arguments.to_string()])
             .output()
             .unwrap();
-        let envelope: Value = serde_json::from_slice(&cli.stdout).unwrap();
+        let envelope = stdout_json(&cli);
         let text = envelope["text"].as_str().unwrap();
         let mut want = json!({
             "content": [{"type": "text", "text": text}],
@@ -136,18 +136,27 @@ fn structured_content_validates_against_the_output_schema(era: Era) {
             want["_meta"] = json!({"dsh-search/error": {
                 "name": envelope["error"]["name"], "code": envelope["error"]["code"]}});
         }
-        assert_eq!(reply, result(&id, &era.result(want)), "{tool} {arguments}");
+        assert_eq!(
+            reply,
+            result(&id, &era.result(want)),
+            "{}\n=== the CLI\n{cli:?}",
+            s.describe()
+        );
         validate(
             &schema_of(tool),
             &got["structuredContent"],
             "structuredContent",
         )
-        .unwrap_or_else(|e| panic!("{tool} {arguments}: {e}"));
+        .unwrap_or_else(|e| panic!("{}: {e}", s.describe()));
     }
     // The check is not vacuous: a broken envelope fails it.
     let broken =
         json!({"version": 1, "tool": "grep", "ok": true, "status": "results", "text": "x"});
-    assert!(validate(&schema_of("grep"), &broken, "broken").is_err());
+    assert!(
+        validate(&schema_of("grep"), &broken, "broken").is_err(),
+        "{broken} validates against the grep outputSchema listed by {}",
+        s.what
+    );
     s.finish_clean();
 }
 
@@ -170,7 +179,8 @@ fn the_environment_variable_turns_it_on() {
         assert_eq!(
             reply["result"]["tools"][0].get("outputSchema").is_some(),
             on,
-            "{value:?}"
+            "{}",
+            s.describe()
         );
         s.finish_clean();
     }

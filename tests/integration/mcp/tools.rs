@@ -50,10 +50,17 @@ fn tools_are_listed_with_title_and_annotations(era: Era) {
     let t = tree();
     let mut s = Server::open(&t, &["mcp"], era);
     let reply = s.call(era, &json!(2), "tools/list", json!({}));
-    assert_eq!(reply, result(&json!(2), &tools_list(&t, era, &[])));
+    assert_eq!(
+        reply,
+        result(&json!(2), &tools_list(&t, era, &[])),
+        "{}",
+        s.describe()
+    );
     assert_eq!(
         reply["result"]["tools"][1]["annotations"],
-        json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+        json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}),
+        "{}",
+        s.describe()
     );
     // Every request a client makes carries this list: the whole reply,
     // every argument of both tools included, stays within 4 KiB.
@@ -70,7 +77,12 @@ fn tools_are_listed_with_title_and_annotations(era: Era) {
 fn assert_same_as_cli(s: &mut Server, t: &TestDir, era: Era, call: (&str, Value), argv: &[&str]) {
     let (text, _) = cli(t, argv);
     let reply = s.tool(era, 3, call.0, call.1);
-    assert_eq!(reply, result(&json!(3), &tool_result(era, &text)));
+    assert_eq!(
+        reply,
+        result(&json!(3), &tool_result(era, &text)),
+        "{}",
+        s.describe()
+    );
 }
 
 /// Results, and an empty search: the text, nothing else.
@@ -94,7 +106,9 @@ fn results_and_empty_are_the_cli_text(era: Era) {
     let reply = s.tool(era, 4, "grep", json!({"pattern": "zzz_nothing"}));
     assert_eq!(
         reply,
-        result(&json!(4), &tool_result(era, "No matches found"))
+        result(&json!(4), &tool_result(era, "No matches found")),
+        "{}",
+        s.describe()
     );
     s.finish_clean();
 }
@@ -112,7 +126,12 @@ fn a_capped_call_is_saved_and_names_the_file(era: Era) {
     );
     let options = ["--grep-max-matches", "1", "--spill-dir", spill_dir];
     let listed = s.call(era, &json!(2), "tools/list", json!({}));
-    assert_eq!(listed, result(&json!(2), &tools_list(&t, era, &options)));
+    assert_eq!(
+        listed,
+        result(&json!(2), &tools_list(&t, era, &options)),
+        "{}",
+        s.describe()
+    );
     let argv: Vec<&str> = options.iter().copied().chain(["grep", "fn"]).collect();
     let (text, envelope) = cli(&t, &argv);
     let locator = envelope["spill"]["locator"].as_str().unwrap().to_owned();
@@ -120,14 +139,27 @@ fn a_capped_call_is_saved_and_names_the_file(era: Era) {
         text,
         format!(
             "Found 1 of 4 matches\n\nREADME.md\nLine 1: fn in markdown\n\n(The other 3 matches: src/main.rs 2, src/lib.rs 1)\n\n(Full grep result stored at: {locator}. Use read with offset/limit, or grep this path to search within it.)"
-        )
+        ),
+        "the CLI's text for {argv:?}"
     );
     let reply = s.tool(era, 3, "grep", json!({"pattern": "fn"}));
-    assert_eq!(reply, result(&json!(3), &tool_result(era, &text)));
-    assert_eq!(Path::new(&locator).parent(), Some(spill.path()));
+    assert_eq!(
+        reply,
+        result(&json!(3), &tool_result(era, &text)),
+        "{}",
+        s.describe()
+    );
+    assert_eq!(
+        Path::new(&locator).parent(),
+        Some(spill.path()),
+        "{}",
+        s.describe()
+    );
     assert_eq!(
         fs::read_to_string(&locator).unwrap(),
-        "Found 4 matches\n\nREADME.md\nLine 1: fn in markdown\n\nsrc/lib.rs\nLine 1: pub fn lib() {}\n\nsrc/main.rs\nLine 1: fn main() {}\nLine 2: fn helper() {}"
+        "Found 4 matches\n\nREADME.md\nLine 1: fn in markdown\n\nsrc/lib.rs\nLine 1: pub fn lib() {}\n\nsrc/main.rs\nLine 1: fn main() {}\nLine 2: fn helper() {}",
+        "{}",
+        s.describe()
     );
     s.finish_clean();
 }
@@ -143,7 +175,7 @@ fn an_argument_error_is_a_tool_error(era: Era) {
         "ArgumentError",
         "INVALID_ARGUMENT",
     );
-    assert_eq!(reply, result(&json!(3), &want));
+    assert_eq!(reply, result(&json!(3), &want), "{}", s.describe());
     let reply = s.tool(era, 4, "grep", json!({"pattern": 7}));
     let want = tool_error(
         era,
@@ -151,7 +183,7 @@ fn an_argument_error_is_a_tool_error(era: Era) {
         "ArgumentError",
         "INVALID_ARGUMENT",
     );
-    assert_eq!(reply, result(&json!(4), &want));
+    assert_eq!(reply, result(&json!(4), &want), "{}", s.describe());
     s.finish_clean();
 }
 
@@ -168,7 +200,12 @@ fn an_unknown_argument_is_ignored_and_named(era: Era) {
         json!({"pattern": "helper", "wait_for_previous": true}),
     );
     let want = format!("{text}\n\n(ignored unknown argument: wait_for_previous)");
-    assert_eq!(reply, result(&json!(3), &tool_result(era, &want)));
+    assert_eq!(
+        reply,
+        result(&json!(3), &tool_result(era, &want)),
+        "{}",
+        s.describe()
+    );
     let reply = s.tool(
         era,
         4,
@@ -176,7 +213,12 @@ fn an_unknown_argument_is_ignored_and_named(era: Era) {
         json!({"pattern": "*.nothing", "a": 1, "b": null}),
     );
     let want = "No files found\n\n(ignored unknown arguments: a, b)";
-    assert_eq!(reply, result(&json!(4), &tool_result(era, want)));
+    assert_eq!(
+        reply,
+        result(&json!(4), &tool_result(era, want)),
+        "{}",
+        s.describe()
+    );
     s.finish_clean();
 }
 
@@ -194,7 +236,7 @@ fn a_search_failure_is_a_tool_error(era: Era) {
         "SearchError",
         "SEARCH_FAILED",
     );
-    assert_eq!(reply, result(&json!(3), &want));
+    assert_eq!(reply, result(&json!(3), &want), "{}", s.describe());
     s.finish_clean();
 }
 
@@ -210,12 +252,16 @@ fn an_unknown_tool_is_a_protocol_error(era: Era) {
             &json!(3),
             -32602,
             "Unknown tool: find; this server offers glob and grep"
-        )
+        ),
+        "{}",
+        s.describe()
     );
     let reply = s.call(era, &json!(4), "tools/call", json!({"arguments": {}}));
     assert_eq!(
         reply,
-        error(&json!(4), -32602, "tools/call needs a `name` string")
+        error(&json!(4), -32602, "tools/call needs a `name` string"),
+        "{}",
+        s.describe()
     );
     s.finish_clean();
 }
@@ -231,7 +277,9 @@ fn an_unknown_method_is_not_found(era: Era) {
             &json!(3),
             -32601,
             "method `resources/list` is not supported"
-        )
+        ),
+        "{}",
+        s.describe()
     );
     s.finish_clean();
 }
