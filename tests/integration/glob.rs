@@ -7,7 +7,9 @@ use std::fs;
 #[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 
-use crate::harness::{Ran, T0, TestDir, assert_out, stdout};
+#[cfg(unix)]
+use crate::harness::{Ran, stdout};
+use crate::harness::{T0, TestDir, assert_out};
 
 /// Paths, one a line, as glob prints them.
 fn lines<S: AsRef<str>>(paths: impl IntoIterator<Item = S>) -> String {

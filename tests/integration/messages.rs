@@ -6,8 +6,9 @@ use std::ffi::OsStr;
 #[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 
+use crate::harness::{TestDir, assert_out};
 #[cfg(unix)]
-use crate::harness::{TestDir, assert_exit, assert_out, stdout_json};
+use crate::harness::{assert_exit, stdout_json};
 
 const HELP: &str = "\n\nFor more information, try '--help'.\n";
 

@@ -15,9 +15,10 @@ use sha2::{Digest, Sha256};
 use tempfile::TempDir;
 use wait_timeout::ChildExt;
 
+#[cfg(unix)]
+use crate::harness::spill_file;
 use crate::harness::{
-    self, Ran, T0, TEST_TIMEOUT, TestDir, assert_exit, assert_out, real_rg, spill_file, stdout,
-    stdout_json,
+    self, Ran, T0, TEST_TIMEOUT, TestDir, assert_exit, assert_out, real_rg, stdout, stdout_json,
 };
 
 const DEFAULT_HINT: &str = "Use read with offset/limit, or grep this path to search within it.";

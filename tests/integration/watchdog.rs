@@ -19,7 +19,11 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
-use crate::harness::{TestDir, assert_out, cargo_binary, describe_command, stdout, wait_for};
+#[cfg(unix)]
+use crate::harness::describe_command;
+#[cfg(target_os = "linux")]
+use crate::harness::wait_for;
+use crate::harness::{TestDir, assert_out, cargo_binary, stdout};
 use crate::mcp::{self, Era, Server};
 
 /// The hook's variable: `MODE` or `MODE:PATTERN` (see `src/watchdog.rs`).
