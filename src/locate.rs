@@ -274,6 +274,18 @@ mod tests {
         path_var: std::ffi::OsString,
     }
 
+    impl Install {
+        /// What `given` resolves to on the install's PATH, run as `exe`.
+        fn resolve(
+            &self,
+            given: &str,
+            exe: Option<&Path>,
+        ) -> (Result<PathBuf, RgMissing>, RgSource) {
+            let rg = Rg::resolve_with(given, None, Some(&self.path_var), exe);
+            (rg.resolved, rg.source)
+        }
+    }
+
     fn install() -> Install {
         let dir = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(dir.path()).unwrap();
@@ -310,51 +322,29 @@ mod tests {
         let link = i.root.join("links/dsh-search");
         std::os::unix::fs::symlink(&i.exe, &link).unwrap();
         write(&i.root.join("links/rg"), 0o755);
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&link));
-        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
-        assert_eq!(rg.source, RgSource::BesideExe);
+        let beside = (Ok(i.root.join("venv/bin/rg")), RgSource::BesideExe);
+        assert_eq!(i.resolve("rg", Some(&link)), beside);
         // A relative link (`../venv/bin/dsh-search`) resolves the same way.
         let relative = i.root.join("links/relative");
         std::os::unix::fs::symlink("../venv/bin/dsh-search", &relative).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&relative));
-        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+        assert_eq!(i.resolve("rg", Some(&relative)), beside);
     }
 
     #[test]
     fn no_usable_rg_beside_dsh_search_falls_back_to_path() {
         let i = install();
         let beside = i.root.join("venv/bin/rg");
-        let from_path = Ok(i.root.join("path/rg"));
-        // Not executable.
+        let from_path = (Ok(i.root.join("path/rg")), RgSource::Path);
         std::fs::set_permissions(&beside, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
-        // A directory.
+        assert_eq!(i.resolve("rg", Some(&i.exe)), from_path, "not executable");
         std::fs::remove_file(&beside).unwrap();
         std::fs::create_dir(&beside).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
-        // Nothing there, or no executable known (a deleted binary, no /proc).
+        assert_eq!(i.resolve("rg", Some(&i.exe)), from_path, "a directory");
         std::fs::remove_dir(&beside).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
+        assert_eq!(i.resolve("rg", Some(&i.exe)), from_path, "nothing there");
         let gone = i.root.join("venv/bin/deleted");
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&gone));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), None);
-        assert_eq!((rg.resolved, rg.source), (from_path, RgSource::Path));
+        assert_eq!(i.resolve("rg", Some(&gone)), from_path, "a deleted binary");
+        assert_eq!(i.resolve("rg", None), from_path, "no executable known");
         // Nowhere at all: the PATH error, as before.
         let empty = i.root.join("links").into_os_string();
         let rg = Rg::resolve_with("rg", None, Some(&empty), Some(&i.exe));
@@ -370,11 +360,8 @@ mod tests {
         // A path: that file, whatever is beside dsh-search.
         let given = i.root.join("path/rg");
         let given = given.to_str().unwrap();
-        let rg = Rg::resolve_with(given, None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (Ok(PathBuf::from(given)), RgSource::Given)
-        );
+        let want = (Ok(PathBuf::from(given)), RgSource::Given);
+        assert_eq!(i.resolve(given, Some(&i.exe)), want);
         let rg = Rg::resolve_with("./path/rg", Some(&i.root), None, Some(&i.exe));
         assert_eq!(
             (rg.resolved, rg.source),
@@ -383,10 +370,7 @@ mod tests {
         // Another bare name: PATH only, even when the install has one.
         write(&i.root.join("venv/bin/rg15"), 0o755);
         write(&i.root.join("path/rg15"), 0o755);
-        let rg = Rg::resolve_with("rg15", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (Ok(i.root.join("path/rg15")), RgSource::Path)
-        );
+        let want = (Ok(i.root.join("path/rg15")), RgSource::Path);
+        assert_eq!(i.resolve("rg15", Some(&i.exe)), want);
     }
 }
