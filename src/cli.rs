@@ -344,21 +344,17 @@ fn tool_arg(argument: &Argument) -> clap::Arg {
         .help(argument.help)
         .required(argument.required);
     let arg = match argument.kind {
-        ArgKind::Text { value_name } => arg
-            .value_name(value_name)
-            .action(clap::ArgAction::Set)
-            .value_parser(Utf8),
+        ArgKind::Text { value_name } => arg.value_name(value_name).value_parser(Utf8),
         ArgKind::Switch => arg.action(clap::ArgAction::SetTrue),
         ArgKind::Number { value_name, .. } => arg
             .value_name(value_name)
-            .action(clap::ArgAction::Set)
             .value_parser(clap::value_parser!(u64)),
-        ArgKind::Choice { value_name, values } => arg
-            .value_name(value_name)
-            .action(clap::ArgAction::Set)
-            .value_parser(clap::builder::PossibleValuesParser::new(
-                values.iter().copied(),
-            )),
+        ArgKind::Choice { value_name, values } => {
+            arg.value_name(value_name)
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    values.iter().copied(),
+                ))
+        }
     };
     if argument.positional {
         return arg;
