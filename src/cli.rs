@@ -43,9 +43,7 @@ fn examples() -> String {
 
 /// glob's `--help` epilogue, naming the VCS directories from their one list.
 fn glob_examples() -> String {
-    let (last, rest) = tool::VCS_DIRS
-        .split_last()
-        .map_or(("", &[][..]), |(l, r)| (*l, r));
+    let [rest @ .., last] = tool::VCS_DIRS;
     format!(
         "Rules: hidden and ignored files are listed; {} and {last}\n{GLOB_RULES}",
         rest.join(", ")
