@@ -299,15 +299,12 @@ mod tests {
                 return fail(&format!("matches no anyOf option: {why:?}"));
             }
         }
-        if let Some(want) = schema.get("const") {
-            if want != value {
-                return fail(&format!("is not {want}"));
-            }
+        if schema.get("const").is_some_and(|want| want != value) {
+            return fail(&format!("is not {}", schema["const"]));
         }
-        if let Some(options) = schema.get("enum").and_then(Value::as_array) {
-            if !options.contains(value) {
-                return fail("is none of the enum");
-            }
+        let options = schema.get("enum").and_then(Value::as_array);
+        if options.is_some_and(|options| !options.contains(value)) {
+            return fail("is none of the enum");
         }
         if let Some(types) = schema.get("type") {
             let types: Vec<&str> = match types {
@@ -328,10 +325,8 @@ mod tests {
                 return fail(&format!("is not of type {}", schema["type"]));
             }
         }
-        if let (Some(min), Some(n)) = (
-            schema.get("minimum").and_then(Value::as_i64),
-            value.as_i64(),
-        ) {
+        let min = schema.get("minimum").and_then(Value::as_i64);
+        if let (Some(min), Some(n)) = (min, value.as_i64()) {
             if n < min {
                 return fail(&format!("is below {min}"));
             }
@@ -375,11 +370,8 @@ mod tests {
     }
 
     fn glob_report() -> Report {
-        let mut r = Report::of(
-            Tool::Glob,
-            Items::Glob(["a", "b/c", "d"].into_iter().collect()),
-            2,
-        );
+        let paths = Items::Glob(["a", "b/c", "d"].into_iter().collect());
+        let mut r = Report::of(Tool::Glob, paths, 2);
         r.spill = Spill::Saved {
             locator: "/s/x-glob-results.txt".into(),
             hint: "H.".into(),
@@ -425,11 +417,8 @@ mod tests {
     }
 
     fn files_page() -> Report {
-        let mut r = Report::of(
-            Tool::Grep,
-            Items::Files(["a", "b"].into_iter().collect()),
-            1,
-        );
+        let files = Items::Files(["a", "b"].into_iter().collect());
+        let mut r = Report::of(Tool::Grep, files, 1);
         r.offset = 1;
         r.paged = true;
         r
@@ -570,9 +559,8 @@ mod tests {
     fn the_checker_finds_what_is_wrong() {
         let schema = output_schema(Tool::Grep);
         let success = &schema["anyOf"][0];
-        let text = text::response(&response(Tool::Grep, Body::Results(grep_report()), &[]));
         let r = response(Tool::Grep, Body::Results(grep_report()), &[]);
-        let mut value = render_json::to_value(&render_json::envelope(&r, &text));
+        let mut value = render_json::to_value(&render_json::envelope(&r, &text::response(&r)));
         assert_eq!(check(success, &value, "e"), Ok(()));
         value["undeclared"] = Value::Bool(true);
         assert!(
