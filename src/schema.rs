@@ -214,24 +214,17 @@ pub fn description(tool: Tool, settings: &Settings) -> String {
 pub fn input_schema(tool: Tool) -> Value {
     let mut properties = Map::new();
     for argument in tool.arguments() {
-        let description = argument.description;
-        let property = match argument.kind {
-            ArgKind::Text { .. } => json!({"type": "string", "description": description}),
-            ArgKind::Switch => json!({"type": "boolean", "description": description}),
-            ArgKind::Number { min, max: None, .. } => {
-                json!({"type": "integer", "minimum": min, "description": description})
-            }
-            ArgKind::Number {
-                min,
-                max: Some(max),
-                ..
-            } => {
-                json!({"type": "integer", "minimum": min, "maximum": max, "description": description})
-            }
-            ArgKind::Choice { values, .. } => {
-                json!({"type": "string", "enum": values, "description": description})
-            }
+        let mut property = match argument.kind {
+            ArgKind::Text { .. } => json!({"type": "string"}),
+            ArgKind::Switch => json!({"type": "boolean"}),
+            ArgKind::Number { min, max, .. } => match max {
+                Some(max) => json!({"type": "integer", "minimum": min, "maximum": max}),
+                None => json!({"type": "integer", "minimum": min}),
+            },
+            ArgKind::Choice { values, .. } => json!({"type": "string", "enum": values}),
         };
+        // Last, after what the kind says (the object keeps its order).
+        property["description"] = json!(argument.description);
         properties.insert(argument.name.to_owned(), property);
     }
     let required: Vec<&str> = tool
