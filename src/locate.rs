@@ -86,10 +86,7 @@ impl Rg {
         let (resolved, source) = windows::resolve(given, cwd, path_var, exe);
         #[cfg(unix)]
         let (resolved, source) = if given.contains('/') {
-            let path = clean(&match cwd {
-                Some(cwd) => cwd.join(given),
-                None => PathBuf::from(given),
-            });
+            let path = joined(cwd, given);
             let resolved = match executable(&path) {
                 Executable::Yes => Ok(path),
                 Executable::No => Err(RgMissing::NotExecutable(path)),
@@ -149,7 +146,7 @@ fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
         if !dir.is_absolute() {
             continue;
         }
-        let candidate = clean(&dir.join(name));
+        let candidate = joined(Some(&dir), name);
         match executable(&candidate) {
             Executable::Yes => return Ok(candidate),
             Executable::No => {
@@ -188,9 +185,10 @@ fn executable(path: &Path) -> Executable {
     }
 }
 
-/// `path` without `.` components (`/safe/./rg` is `/safe/rg`); `..` stays,
-/// as it may cross a symlink.
-fn clean(path: &Path) -> PathBuf {
+/// `name` in `dir` (with no `dir`, `name` as it is), without `.` components
+/// (`/safe/./rg` is `/safe/rg`); `..` stays, as it may cross a symlink.
+fn joined(dir: Option<&Path>, name: &str) -> PathBuf {
+    let path = dir.map_or_else(|| PathBuf::from(name), |dir| dir.join(name));
     path.components()
         .filter(|c| !matches!(c, Component::CurDir))
         .collect()

@@ -15,7 +15,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use super::{DEFAULT_RG, RgMissing, RgSource, clean};
+use super::{DEFAULT_RG, RgMissing, RgSource, joined};
 
 /// PATHEXT when it is not set: what Windows itself uses.
 const DEFAULT_PATHEXT: &str = ".COM;.EXE;.BAT;.CMD";
@@ -50,10 +50,7 @@ fn resolve_with(
 ) -> Resolved {
     let extensions = extensions(pathext);
     if given.contains(['/', '\\', ':']) {
-        let path = clean(&match cwd {
-            Some(cwd) => cwd.join(given),
-            None => PathBuf::from(given),
-        });
+        let path = joined(cwd, given);
         let resolved = match find(&path, &extensions) {
             Found::Yes(found) => Ok(found),
             Found::NotExecutable(found) => Err(RgMissing::NotExecutable(found)),
@@ -76,7 +73,7 @@ fn resolve_with(
         if !dir.is_absolute() {
             continue;
         }
-        match find(&clean(&dir.join(given)), &extensions) {
+        match find(&joined(Some(&dir), given), &extensions) {
             Found::Yes(found) => return (Ok(found), source),
             Found::NotExecutable(found) => {
                 not_executable.get_or_insert(found);
