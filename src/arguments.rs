@@ -198,16 +198,11 @@ mod tests {
             args.request,
             parse(Tool::Glob, r#"{"pattern":"*"}"#).request
         );
-        let unknown = |names: &[&str]| -> Vec<Ignored> {
-            names
-                .iter()
-                .map(|n| Ignored::Unknown((*n).to_owned()))
-                .collect()
-        };
-        assert_eq!(args.ignored, unknown(&["wait_for_previous", "include"]));
+        let unknown = ["wait_for_previous", "include"].map(|n| Ignored::Unknown(n.into()));
+        assert_eq!(args.ignored, unknown);
         let bad = parse(Tool::Grep, r#"{"pattern":7,"extra":1}"#);
         assert_eq!(bad.request.unwrap_err().field, "pattern");
-        assert_eq!(bad.ignored, unknown(&["extra"]));
+        assert_eq!(bad.ignored, [Ignored::Unknown("extra".into())]);
     }
 
     /// The grep request `text` gives, which must be one.
