@@ -56,13 +56,6 @@ pub enum RgMissing {
 }
 
 impl Rg {
-    /// Resolve `given` as [`Rg::resolve_with`] does, for this process:
-    /// its own executable is `std::env::current_exe()`.
-    pub fn resolve(given: &str, cwd: Option<&Path>, path_var: Option<&OsStr>) -> Self {
-        let exe = std::env::current_exe().ok();
-        Self::resolve_with(given, cwd, path_var, exe.as_deref())
-    }
-
     /// Resolve `given` as a shell would, but in the caller's context: a
     /// value with a `/` is a path, relative to `cwd` (the caller's current
     /// directory); a bare name is looked up in `path_var`, skipping empty
@@ -76,7 +69,7 @@ impl Rg {
     /// Any other value, or no `rg` there, goes the PATH way above.
     ///
     /// Windows has its own rules: see `locate/windows.rs` (SPEC §10).
-    pub fn resolve_with(
+    pub fn resolve(
         given: &str,
         cwd: Option<&Path>,
         path_var: Option<&OsStr>,
@@ -222,7 +215,7 @@ mod tests {
             &root.join("b").to_string_lossy(),
         ])
         .unwrap();
-        let rg = Rg::resolve_with("rg", Some(root), Some(&path), None);
+        let rg = Rg::resolve("rg", Some(root), Some(&path), None);
         assert_eq!(
             rg.resolved,
             Ok(root.join("b/rg")),
@@ -230,34 +223,34 @@ mod tests {
         );
         let only_a = root.join("a");
         assert_eq!(
-            Rg::resolve_with("rg", None, Some(only_a.as_os_str()), None).resolved,
+            Rg::resolve("rg", None, Some(only_a.as_os_str()), None).resolved,
             Err(RgMissing::NotExecutable(root.join("a/rg")))
         );
         let no_rg = root.join("c");
         assert_eq!(
-            Rg::resolve_with("rg", None, Some(no_rg.as_os_str()), None).resolved,
+            Rg::resolve("rg", None, Some(no_rg.as_os_str()), None).resolved,
             Err(RgMissing::NotOnPath)
         );
         assert_eq!(
-            Rg::resolve_with("rg", None, None, None),
-            Rg::resolve_with("rg", None, Some(OsStr::new(DEFAULT_PATH)), None),
+            Rg::resolve("rg", None, None, None),
+            Rg::resolve("rg", None, Some(OsStr::new(DEFAULT_PATH)), None),
             "no PATH at all is sh's default PATH"
         );
         assert_eq!(
-            Rg::resolve_with("", None, Some(&path), None).resolved,
+            Rg::resolve("", None, Some(&path), None).resolved,
             Err(RgMissing::NotOnPath)
         );
         assert_eq!(
-            Rg::resolve_with("./c/tool", Some(root), None, None).resolved,
+            Rg::resolve("./c/tool", Some(root), None, None).resolved,
             Ok(root.join("c/tool")),
             "relative to the caller's directory, `.` removed"
         );
         assert_eq!(
-            Rg::resolve_with("c/missing", Some(root), None, None).resolved,
+            Rg::resolve("c/missing", Some(root), None, None).resolved,
             Err(RgMissing::NoSuchFile(root.join("c/missing")))
         );
         assert_eq!(
-            Rg::resolve_with("./c", Some(root), None, None).resolved,
+            Rg::resolve("./c", Some(root), None, None).resolved,
             Err(RgMissing::NotExecutable(root.join("c")))
         );
     }
@@ -279,7 +272,7 @@ mod tests {
             given: &str,
             exe: Option<&Path>,
         ) -> (Result<PathBuf, RgMissing>, RgSource) {
-            let rg = Rg::resolve_with(given, None, Some(&self.path_var), exe);
+            let rg = Rg::resolve(given, None, Some(&self.path_var), exe);
             (rg.resolved, rg.source)
         }
     }
@@ -306,7 +299,7 @@ mod tests {
     #[test]
     fn the_default_rg_beside_dsh_search_comes_before_path() {
         let i = install();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
+        let rg = Rg::resolve("rg", None, Some(&i.path_var), Some(&i.exe));
         assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
         assert_eq!(rg.source, RgSource::BesideExe);
         assert_eq!(rg.given, "rg");
@@ -345,7 +338,7 @@ mod tests {
         assert_eq!(i.resolve("rg", None), from_path, "no executable known");
         // Nowhere at all: the PATH error, as before.
         let empty = i.root.join("links").into_os_string();
-        let rg = Rg::resolve_with("rg", None, Some(&empty), Some(&i.exe));
+        let rg = Rg::resolve("rg", None, Some(&empty), Some(&i.exe));
         assert_eq!(
             (rg.resolved, rg.source),
             (Err(RgMissing::NotOnPath), RgSource::Path)
@@ -360,7 +353,7 @@ mod tests {
         let given = given.to_str().unwrap();
         let want = (Ok(PathBuf::from(given)), RgSource::Given);
         assert_eq!(i.resolve(given, Some(&i.exe)), want);
-        let rg = Rg::resolve_with("./path/rg", Some(&i.root), None, Some(&i.exe));
+        let rg = Rg::resolve("./path/rg", Some(&i.root), None, Some(&i.exe));
         assert_eq!(
             (rg.resolved, rg.source),
             (Ok(i.root.join("path/rg")), RgSource::Given)
