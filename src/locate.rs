@@ -296,29 +296,21 @@ mod tests {
         }
     }
 
+    /// A link to dsh-search (pipx's ~/.local/bin/dsh-search), relative or
+    /// not, finds the rg beside its target, not the one beside the link.
     #[test]
-    fn the_default_rg_beside_dsh_search_comes_before_path() {
-        let i = install();
-        let rg = Rg::resolve("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
-        assert_eq!(rg.source, RgSource::BesideExe);
-        assert_eq!(rg.given, "rg");
-    }
-
-    #[test]
-    fn a_symlinked_dsh_search_finds_the_rg_beside_its_target() {
-        // pipx: ~/.local/bin/dsh-search -> ~/.local/pipx/venvs/dsh-search/bin/dsh-search.
-        // An rg beside the link is not the install's.
+    fn the_default_rg_beside_dsh_search_or_its_link_target_comes_before_path() {
         let i = install();
         let link = i.root.join("links/dsh-search");
         std::os::unix::fs::symlink(&i.exe, &link).unwrap();
         write(&i.root.join("links/rg"), 0o755);
-        let beside = (Ok(i.root.join("venv/bin/rg")), RgSource::BesideExe);
-        assert_eq!(i.resolve("rg", Some(&link)), beside);
-        // A relative link (`../venv/bin/dsh-search`) resolves the same way.
         let relative = i.root.join("links/relative");
         std::os::unix::fs::symlink("../venv/bin/dsh-search", &relative).unwrap();
-        assert_eq!(i.resolve("rg", Some(&relative)), beside);
+        let beside = (Ok(i.root.join("venv/bin/rg")), RgSource::BesideExe);
+        for exe in [&i.exe, &link, &relative] {
+            assert_eq!(i.resolve("rg", Some(exe)), beside, "{}", exe.display());
+        }
+        assert_eq!(Rg::resolve("rg", None, None, Some(&i.exe)).given, "rg");
     }
 
     #[test]
