@@ -489,6 +489,12 @@ mod tests {
                 TimeoutPage::Ordered,
             ))
         };
+        let include = Error::Argument(ArgumentError::new("include", "one glob"));
+        let overflow = Reason::RawOutputOverflow {
+            cap: 10,
+            heavy: Vec::new(),
+        };
+        let overflow = Error::Search(SearchError::new(Tool::Glob, overflow));
         let cases = [
             response(
                 Tool::Glob,
@@ -500,28 +506,8 @@ mod tests {
             response(Tool::Grep, Body::Results(files_page()), &[]),
             response(Tool::Grep, Body::Results(counts()), &[]),
             response(Tool::Grep, Body::Results(empty_grep()), &[]),
-            response(
-                Tool::Grep,
-                failed(
-                    Error::Argument(ArgumentError::new("include", "one glob")),
-                    None,
-                ),
-                &["extra"],
-            ),
-            response(
-                Tool::Glob,
-                failed(
-                    Error::Search(SearchError::new(
-                        Tool::Glob,
-                        Reason::RawOutputOverflow {
-                            cap: 10,
-                            heavy: Vec::new(),
-                        },
-                    )),
-                    None,
-                ),
-                &[],
-            ),
+            response(Tool::Grep, failed(include, None), &["extra"]),
+            response(Tool::Glob, failed(overflow, None), &[]),
             response(
                 Tool::Grep,
                 failed(timed_out(Tool::Grep), Some(grep_report())),
