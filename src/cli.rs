@@ -591,14 +591,13 @@ mod tests {
         let Command::Grep(Argv(args)) = cli.command else {
             panic!("grep")
         };
-        assert_eq!(
-            (
-                args.pattern.as_str(),
-                args.path.as_deref(),
-                args.include.as_deref()
-            ),
-            ("-e", Some("-dir"), Some("-x*"))
-        );
+        let want = GrepArgs {
+            pattern: "-e".into(),
+            path: Some("-dir".into()),
+            include: Some("-x*".into()),
+            ..GrepArgs::default()
+        };
+        assert_eq!(args, want);
     }
 
     /// The command line of each tool is its table: every argument, in
