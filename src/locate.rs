@@ -215,42 +215,36 @@ mod tests {
             &root.join("b").to_string_lossy(),
         ])
         .unwrap();
-        let rg = Rg::resolve("rg", Some(root), Some(&path), None);
+        let on_path = |name: &str, dirs: &OsStr| Rg::resolve(name, None, Some(dirs), None).resolved;
+        let from_root = |given: &str| Rg::resolve(given, Some(root), None, None).resolved;
         assert_eq!(
-            rg.resolved,
+            Rg::resolve("rg", Some(root), Some(&path), None).resolved,
             Ok(root.join("b/rg")),
             "skips empty, relative and non-executable entries"
         );
-        let only_a = root.join("a");
         assert_eq!(
-            Rg::resolve("rg", None, Some(only_a.as_os_str()), None).resolved,
+            on_path("rg", root.join("a").as_os_str()),
             Err(RgMissing::NotExecutable(root.join("a/rg")))
         );
         let no_rg = root.join("c");
-        assert_eq!(
-            Rg::resolve("rg", None, Some(no_rg.as_os_str()), None).resolved,
-            Err(RgMissing::NotOnPath)
-        );
+        assert_eq!(on_path("rg", no_rg.as_os_str()), Err(RgMissing::NotOnPath));
         assert_eq!(
             Rg::resolve("rg", None, None, None),
             Rg::resolve("rg", None, Some(OsStr::new(DEFAULT_PATH)), None),
             "no PATH at all is sh's default PATH"
         );
+        assert_eq!(on_path("", &path), Err(RgMissing::NotOnPath));
         assert_eq!(
-            Rg::resolve("", None, Some(&path), None).resolved,
-            Err(RgMissing::NotOnPath)
-        );
-        assert_eq!(
-            Rg::resolve("./c/tool", Some(root), None, None).resolved,
+            from_root("./c/tool"),
             Ok(root.join("c/tool")),
             "relative to the caller's directory, `.` removed"
         );
         assert_eq!(
-            Rg::resolve("c/missing", Some(root), None, None).resolved,
+            from_root("c/missing"),
             Err(RgMissing::NoSuchFile(root.join("c/missing")))
         );
         assert_eq!(
-            Rg::resolve("./c", Some(root), None, None).resolved,
+            from_root("./c"),
             Err(RgMissing::NotExecutable(root.join("c")))
         );
     }
