@@ -198,28 +198,26 @@ mod tests {
             args.request,
             parse(Tool::Glob, r#"{"pattern":"*"}"#).request
         );
-        let unknown = |names: &[&str]| -> Vec<Ignored> {
-            names
-                .iter()
-                .map(|n| Ignored::Unknown((*n).to_owned()))
-                .collect()
-        };
-        assert_eq!(args.ignored, unknown(&["wait_for_previous", "include"]));
+        let unknown = ["wait_for_previous", "include"].map(|n| Ignored::Unknown(n.into()));
+        assert_eq!(args.ignored, unknown);
         let bad = parse(Tool::Grep, r#"{"pattern":7,"extra":1}"#);
         assert_eq!(bad.request.unwrap_err().field, "pattern");
-        assert_eq!(bad.ignored, unknown(&["extra"]));
+        assert_eq!(bad.ignored, [Ignored::Unknown("extra".into())]);
+    }
+
+    /// The grep request `text` gives, which must be one.
+    fn grep_request(text: &str) -> crate::request::GrepRequest {
+        match parse(Tool::Grep, text).request {
+            Ok(Request::Grep(r)) => r,
+            other => panic!("{text}: not a grep request: {other:?}"),
+        }
     }
 
     #[test]
     fn typed_arguments_and_moot_context() {
-        let Ok(Request::Grep(r)) = parse(
-            Tool::Grep,
+        let r = grep_request(
             r#"{"pattern":"x","output":"files","context":2,"after":1,"ignore_case":true,"literal":false,"type":"rust","offset":3,"limit":null}"#,
-        )
-        .request
-        else {
-            panic!("a grep request")
-        };
+        );
         assert_eq!(r.output, crate::request::Output::Files);
         assert!(r.ignore_case && !r.literal && !r.multiline);
         assert_eq!(r.file_type.as_deref(), Some("rust"));
@@ -233,11 +231,7 @@ mod tests {
                 why: "output \"count\" shows no lines"
             }]
         );
-        let Ok(Request::Grep(r)) =
-            parse(Tool::Grep, r#"{"pattern":"x","context":2,"after":0}"#).request
-        else {
-            panic!("a grep request")
-        };
+        let r = grep_request(r#"{"pattern":"x","context":2,"after":0}"#);
         assert_eq!(
             r.context,
             crate::request::Context {
@@ -245,34 +239,20 @@ mod tests {
                 after: 0
             }
         );
+        // Each with a grep pattern, so only the field named is wrong.
         let cases = [
-            (
-                r#"{"pattern":"x","context":101}"#,
-                "context",
-                "from 0 to 100",
-            ),
-            (r#"{"pattern":"x","before":-1}"#, "before", "a whole number"),
-            (r#"{"pattern":"x","after":1.5}"#, "after", "a whole number"),
-            (r#"{"pattern":"x","limit":0}"#, "limit", "at least 1"),
-            (
-                r#"{"pattern":"x","output":"lines"}"#,
-                "output",
-                "content, files, count",
-            ),
-            (
-                r#"{"pattern":"x","ignore_case":"yes"}"#,
-                "ignore_case",
-                "true or false",
-            ),
-            (r#"{"pattern":"x","type":" "}"#, "type", "blank"),
-            (
-                r#"{"pattern":"x","offset":"3"}"#,
-                "offset",
-                "a whole number",
-            ),
+            (r#""context":101"#, "context", "from 0 to 100"),
+            (r#""before":-1"#, "before", "a whole number"),
+            (r#""after":1.5"#, "after", "a whole number"),
+            (r#""limit":0"#, "limit", "at least 1"),
+            (r#""output":"lines""#, "output", "content, files, count"),
+            (r#""ignore_case":"yes""#, "ignore_case", "true or false"),
+            (r#""type":" ""#, "type", "blank"),
+            (r#""offset":"3""#, "offset", "a whole number"),
         ];
-        for (text, field, message) in cases {
-            let e = parse(Tool::Grep, text).request.unwrap_err();
+        for (wrong, field, message) in cases {
+            let text = format!(r#"{{"pattern":"x",{wrong}}}"#);
+            let e = parse(Tool::Grep, &text).request.unwrap_err();
             assert_eq!(e.field, field, "{text}");
             assert!(e.message.contains(message), "{text}: {}", e.message);
         }

@@ -18,20 +18,15 @@ use crate::tool::Tool;
 pub fn respond(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) -> Response {
     let (body, explain) = match args.request {
         Ok(request) => {
-            let search::Outcome {
-                result,
-                script,
-                rg_run,
-                rg_version,
-            } = search::search(&request, settings, stop);
-            let body = body(tool, result, settings);
+            let outcome = search::search(&request, settings, stop);
+            let body = body(tool, outcome.result, settings);
             let explain = settings.explain.then(|| {
                 explain::render(&explain::Facts {
                     tool,
                     settings,
-                    script: &script,
-                    rg_version: rg_version.as_deref(),
-                    rg_run: rg_run.as_ref(),
+                    script: &outcome.script,
+                    rg_version: outcome.rg_version.as_deref(),
+                    rg_run: outcome.rg_run.as_ref(),
                     body: &body,
                 })
             });

@@ -43,9 +43,7 @@ fn examples() -> String {
 
 /// glob's `--help` epilogue, naming the VCS directories from their one list.
 fn glob_examples() -> String {
-    let (last, rest) = tool::VCS_DIRS
-        .split_last()
-        .map_or(("", &[][..]), |(l, r)| (*l, r));
+    let [rest @ .., last] = tool::VCS_DIRS;
     format!(
         "Rules: hidden and ignored files are listed; {} and {last}\n{GLOB_RULES}",
         rest.join(", ")
@@ -344,21 +342,17 @@ fn tool_arg(argument: &Argument) -> clap::Arg {
         .help(argument.help)
         .required(argument.required);
     let arg = match argument.kind {
-        ArgKind::Text { value_name } => arg
-            .value_name(value_name)
-            .action(clap::ArgAction::Set)
-            .value_parser(Utf8),
+        ArgKind::Text { value_name } => arg.value_name(value_name).value_parser(Utf8),
         ArgKind::Switch => arg.action(clap::ArgAction::SetTrue),
         ArgKind::Number { value_name, .. } => arg
             .value_name(value_name)
-            .action(clap::ArgAction::Set)
             .value_parser(clap::value_parser!(u64)),
-        ArgKind::Choice { value_name, values } => arg
-            .value_name(value_name)
-            .action(clap::ArgAction::Set)
-            .value_parser(clap::builder::PossibleValuesParser::new(
-                values.iter().copied(),
-            )),
+        ArgKind::Choice { value_name, values } => {
+            arg.value_name(value_name)
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    values.iter().copied(),
+                ))
+        }
     };
     if argument.positional {
         return arg;
@@ -597,14 +591,13 @@ mod tests {
         let Command::Grep(Argv(args)) = cli.command else {
             panic!("grep")
         };
-        assert_eq!(
-            (
-                args.pattern.as_str(),
-                args.path.as_deref(),
-                args.include.as_deref()
-            ),
-            ("-e", Some("-dir"), Some("-x*"))
-        );
+        let want = GrepArgs {
+            pattern: "-e".into(),
+            path: Some("-dir".into()),
+            include: Some("-x*".into()),
+            ..GrepArgs::default()
+        };
+        assert_eq!(args, want);
     }
 
     /// The command line of each tool is its table: every argument, in

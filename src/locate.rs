@@ -56,13 +56,6 @@ pub enum RgMissing {
 }
 
 impl Rg {
-    /// Resolve `given` as [`Rg::resolve_with`] does, for this process:
-    /// its own executable is `std::env::current_exe()`.
-    pub fn resolve(given: &str, cwd: Option<&Path>, path_var: Option<&OsStr>) -> Self {
-        let exe = std::env::current_exe().ok();
-        Self::resolve_with(given, cwd, path_var, exe.as_deref())
-    }
-
     /// Resolve `given` as a shell would, but in the caller's context: a
     /// value with a `/` is a path, relative to `cwd` (the caller's current
     /// directory); a bare name is looked up in `path_var`, skipping empty
@@ -76,7 +69,7 @@ impl Rg {
     /// Any other value, or no `rg` there, goes the PATH way above.
     ///
     /// Windows has its own rules: see `locate/windows.rs` (SPEC §10).
-    pub fn resolve_with(
+    pub fn resolve(
         given: &str,
         cwd: Option<&Path>,
         path_var: Option<&OsStr>,
@@ -86,10 +79,7 @@ impl Rg {
         let (resolved, source) = windows::resolve(given, cwd, path_var, exe);
         #[cfg(unix)]
         let (resolved, source) = if given.contains('/') {
-            let path = clean(&match cwd {
-                Some(cwd) => cwd.join(given),
-                None => PathBuf::from(given),
-            });
+            let path = joined(cwd, given);
             let resolved = match executable(&path) {
                 Executable::Yes => Ok(path),
                 Executable::No => Err(RgMissing::NotExecutable(path)),
@@ -149,7 +139,7 @@ fn on_path(name: &str, path_var: Option<&OsStr>) -> Result<PathBuf, RgMissing> {
         if !dir.is_absolute() {
             continue;
         }
-        let candidate = clean(&dir.join(name));
+        let candidate = joined(Some(&dir), name);
         match executable(&candidate) {
             Executable::Yes => return Ok(candidate),
             Executable::No => {
@@ -188,9 +178,10 @@ fn executable(path: &Path) -> Executable {
     }
 }
 
-/// `path` without `.` components (`/safe/./rg` is `/safe/rg`); `..` stays,
-/// as it may cross a symlink.
-fn clean(path: &Path) -> PathBuf {
+/// `name` in `dir` (with no `dir`, `name` as it is), without `.` components
+/// (`/safe/./rg` is `/safe/rg`); `..` stays, as it may cross a symlink.
+fn joined(dir: Option<&Path>, name: &str) -> PathBuf {
+    let path = dir.map_or_else(|| PathBuf::from(name), |dir| dir.join(name));
     path.components()
         .filter(|c| !matches!(c, Component::CurDir))
         .collect()
@@ -224,42 +215,36 @@ mod tests {
             &root.join("b").to_string_lossy(),
         ])
         .unwrap();
-        let rg = Rg::resolve_with("rg", Some(root), Some(&path), None);
+        let on_path = |name: &str, dirs: &OsStr| Rg::resolve(name, None, Some(dirs), None).resolved;
+        let from_root = |given: &str| Rg::resolve(given, Some(root), None, None).resolved;
         assert_eq!(
-            rg.resolved,
+            Rg::resolve("rg", Some(root), Some(&path), None).resolved,
             Ok(root.join("b/rg")),
             "skips empty, relative and non-executable entries"
         );
-        let only_a = root.join("a");
         assert_eq!(
-            Rg::resolve_with("rg", None, Some(only_a.as_os_str()), None).resolved,
+            on_path("rg", root.join("a").as_os_str()),
             Err(RgMissing::NotExecutable(root.join("a/rg")))
         );
         let no_rg = root.join("c");
+        assert_eq!(on_path("rg", no_rg.as_os_str()), Err(RgMissing::NotOnPath));
         assert_eq!(
-            Rg::resolve_with("rg", None, Some(no_rg.as_os_str()), None).resolved,
-            Err(RgMissing::NotOnPath)
-        );
-        assert_eq!(
-            Rg::resolve_with("rg", None, None, None),
-            Rg::resolve_with("rg", None, Some(OsStr::new(DEFAULT_PATH)), None),
+            Rg::resolve("rg", None, None, None),
+            Rg::resolve("rg", None, Some(OsStr::new(DEFAULT_PATH)), None),
             "no PATH at all is sh's default PATH"
         );
+        assert_eq!(on_path("", &path), Err(RgMissing::NotOnPath));
         assert_eq!(
-            Rg::resolve_with("", None, Some(&path), None).resolved,
-            Err(RgMissing::NotOnPath)
-        );
-        assert_eq!(
-            Rg::resolve_with("./c/tool", Some(root), None, None).resolved,
+            from_root("./c/tool"),
             Ok(root.join("c/tool")),
             "relative to the caller's directory, `.` removed"
         );
         assert_eq!(
-            Rg::resolve_with("c/missing", Some(root), None, None).resolved,
+            from_root("c/missing"),
             Err(RgMissing::NoSuchFile(root.join("c/missing")))
         );
         assert_eq!(
-            Rg::resolve_with("./c", Some(root), None, None).resolved,
+            from_root("./c"),
             Err(RgMissing::NotExecutable(root.join("c")))
         );
     }
@@ -272,6 +257,18 @@ mod tests {
         root: PathBuf,
         exe: PathBuf,
         path_var: std::ffi::OsString,
+    }
+
+    impl Install {
+        /// What `given` resolves to on the install's PATH, run as `exe`.
+        fn resolve(
+            &self,
+            given: &str,
+            exe: Option<&Path>,
+        ) -> (Result<PathBuf, RgMissing>, RgSource) {
+            let rg = Rg::resolve(given, None, Some(&self.path_var), exe);
+            (rg.resolved, rg.source)
+        }
     }
 
     fn install() -> Install {
@@ -293,71 +290,41 @@ mod tests {
         }
     }
 
+    /// A link to dsh-search (pipx's ~/.local/bin/dsh-search), relative or
+    /// not, finds the rg beside its target, not the one beside the link.
     #[test]
-    fn the_default_rg_beside_dsh_search_comes_before_path() {
-        let i = install();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
-        assert_eq!(rg.source, RgSource::BesideExe);
-        assert_eq!(rg.given, "rg");
-    }
-
-    #[test]
-    fn a_symlinked_dsh_search_finds_the_rg_beside_its_target() {
-        // pipx: ~/.local/bin/dsh-search -> ~/.local/pipx/venvs/dsh-search/bin/dsh-search.
-        // An rg beside the link is not the install's.
+    fn the_default_rg_beside_dsh_search_or_its_link_target_comes_before_path() {
         let i = install();
         let link = i.root.join("links/dsh-search");
         std::os::unix::fs::symlink(&i.exe, &link).unwrap();
         write(&i.root.join("links/rg"), 0o755);
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&link));
-        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
-        assert_eq!(rg.source, RgSource::BesideExe);
-        // A relative link (`../venv/bin/dsh-search`) resolves the same way.
         let relative = i.root.join("links/relative");
         std::os::unix::fs::symlink("../venv/bin/dsh-search", &relative).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&relative));
-        assert_eq!(rg.resolved, Ok(i.root.join("venv/bin/rg")));
+        let beside = (Ok(i.root.join("venv/bin/rg")), RgSource::BesideExe);
+        for exe in [&i.exe, &link, &relative] {
+            assert_eq!(i.resolve("rg", Some(exe)), beside, "{}", exe.display());
+        }
+        assert_eq!(Rg::resolve("rg", None, None, Some(&i.exe)).given, "rg");
     }
 
     #[test]
     fn no_usable_rg_beside_dsh_search_falls_back_to_path() {
         let i = install();
         let beside = i.root.join("venv/bin/rg");
-        let from_path = Ok(i.root.join("path/rg"));
-        // Not executable.
+        let from_path = (Ok(i.root.join("path/rg")), RgSource::Path);
         std::fs::set_permissions(&beside, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
-        // A directory.
+        assert_eq!(i.resolve("rg", Some(&i.exe)), from_path, "not executable");
         std::fs::remove_file(&beside).unwrap();
         std::fs::create_dir(&beside).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
-        // Nothing there, or no executable known (a deleted binary, no /proc).
+        assert_eq!(i.resolve("rg", Some(&i.exe)), from_path, "a directory");
         std::fs::remove_dir(&beside).unwrap();
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
+        assert_eq!(i.resolve("rg", Some(&i.exe)), from_path, "nothing there");
         let gone = i.root.join("venv/bin/deleted");
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), Some(&gone));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (from_path.clone(), RgSource::Path)
-        );
-        let rg = Rg::resolve_with("rg", None, Some(&i.path_var), None);
-        assert_eq!((rg.resolved, rg.source), (from_path, RgSource::Path));
+        assert_eq!(i.resolve("rg", Some(&gone)), from_path, "a deleted binary");
+        assert_eq!(i.resolve("rg", None), from_path, "no executable known");
         // Nowhere at all: the PATH error, as before.
         let empty = i.root.join("links").into_os_string();
-        let rg = Rg::resolve_with("rg", None, Some(&empty), Some(&i.exe));
+        let rg = Rg::resolve("rg", None, Some(&empty), Some(&i.exe));
         assert_eq!(
             (rg.resolved, rg.source),
             (Err(RgMissing::NotOnPath), RgSource::Path)
@@ -370,12 +337,9 @@ mod tests {
         // A path: that file, whatever is beside dsh-search.
         let given = i.root.join("path/rg");
         let given = given.to_str().unwrap();
-        let rg = Rg::resolve_with(given, None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (Ok(PathBuf::from(given)), RgSource::Given)
-        );
-        let rg = Rg::resolve_with("./path/rg", Some(&i.root), None, Some(&i.exe));
+        let want = (Ok(PathBuf::from(given)), RgSource::Given);
+        assert_eq!(i.resolve(given, Some(&i.exe)), want);
+        let rg = Rg::resolve("./path/rg", Some(&i.root), None, Some(&i.exe));
         assert_eq!(
             (rg.resolved, rg.source),
             (Ok(i.root.join("path/rg")), RgSource::Given)
@@ -383,10 +347,7 @@ mod tests {
         // Another bare name: PATH only, even when the install has one.
         write(&i.root.join("venv/bin/rg15"), 0o755);
         write(&i.root.join("path/rg15"), 0o755);
-        let rg = Rg::resolve_with("rg15", None, Some(&i.path_var), Some(&i.exe));
-        assert_eq!(
-            (rg.resolved, rg.source),
-            (Ok(i.root.join("path/rg15")), RgSource::Path)
-        );
+        let want = (Ok(i.root.join("path/rg15")), RgSource::Path);
+        assert_eq!(i.resolve("rg15", Some(&i.exe)), want);
     }
 }

@@ -127,13 +127,11 @@ impl GlobRequest {
         let exclude = check_glob_filter("exclude", args.exclude)?;
         let page = Page::new(args.offset, args.limit)?;
         let pattern = glob_separators(args.pattern);
-        no_nul("pattern", &pattern)?;
-        if pattern.trim().is_empty() {
-            return Err(ArgumentError::new(
-                "pattern",
-                "glob pattern must not be blank; pass a glob such as **/*.rs",
-            ));
-        }
+        not_blank(
+            "pattern",
+            &pattern,
+            "glob pattern must not be blank; pass a glob such as **/*.rs",
+        )?;
         // SPEC §3: rg reads a leading `!` as "everything except".
         if pattern.starts_with('!') {
             return Err(ArgumentError::new(
@@ -265,15 +263,12 @@ fn output_mode(given: Option<&str>) -> Result<Output, ArgumentError> {
 }
 
 fn file_type(given: Option<String>) -> Result<Option<String>, ArgumentError> {
-    let Some(name) = given else { return Ok(None) };
-    no_nul("type", &name)?;
-    if name.trim().is_empty() {
-        return Err(ArgumentError::new(
-            "type",
-            "type must not be blank; omit it, or pass one ripgrep file type such as rust or py",
-        ));
+    if let Some(name) = &given {
+        let blank =
+            "type must not be blank; omit it, or pass one ripgrep file type such as rust or py";
+        not_blank("type", name, blank)?;
     }
-    Ok(Some(name))
+    Ok(given)
 }
 
 fn no_nul(field: &'static str, value: &str) -> Result<(), ArgumentError> {
@@ -286,16 +281,23 @@ fn no_nul(field: &'static str, value: &str) -> Result<(), ArgumentError> {
     Ok(())
 }
 
-fn check_path(path: Option<&str>) -> Result<(), ArgumentError> {
-    let Some(path) = path else { return Ok(()) };
-    no_nul("path", path)?;
-    if path.trim().is_empty() {
-        return Err(ArgumentError::new(
-            "path",
-            "path must not be blank; omit it to search the workdir",
-        ));
+/// A text argument's value: no NUL byte, and not blank (`blank` says what
+/// to pass instead).
+fn not_blank(field: &'static str, value: &str, blank: &'static str) -> Result<(), ArgumentError> {
+    no_nul(field, value)?;
+    if value.trim().is_empty() {
+        return Err(ArgumentError::new(field, blank));
     }
     Ok(())
+}
+
+fn check_path(path: Option<&str>) -> Result<(), ArgumentError> {
+    let Some(path) = path else { return Ok(()) };
+    not_blank(
+        "path",
+        path,
+        "path must not be blank; omit it to search the workdir",
+    )
 }
 
 /// `include` or `exclude` (SPEC §3, §3a): ONE glob, as rg on this OS
@@ -306,7 +308,6 @@ fn check_glob_filter(
 ) -> Result<Option<String>, ArgumentError> {
     let Some(glob) = glob else { return Ok(None) };
     let glob = glob_separators(glob);
-    no_nul(field, &glob)?;
     let (blank, negated) = match field {
         "include" => (
             "include must not be blank; omit it to search every file, or pass one glob such as *.rs",
@@ -317,9 +318,7 @@ fn check_glob_filter(
             "exclude must be one glob without '!': it already names what to leave out, such as **/tests/**",
         ),
     };
-    if glob.trim().is_empty() {
-        return Err(ArgumentError::new(field, blank));
-    }
+    not_blank(field, &glob, blank)?;
     if glob.starts_with('!') {
         return Err(ArgumentError::new(field, negated));
     }

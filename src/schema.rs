@@ -214,24 +214,17 @@ pub fn description(tool: Tool, settings: &Settings) -> String {
 pub fn input_schema(tool: Tool) -> Value {
     let mut properties = Map::new();
     for argument in tool.arguments() {
-        let description = argument.description;
-        let property = match argument.kind {
-            ArgKind::Text { .. } => json!({"type": "string", "description": description}),
-            ArgKind::Switch => json!({"type": "boolean", "description": description}),
-            ArgKind::Number { min, max: None, .. } => {
-                json!({"type": "integer", "minimum": min, "description": description})
-            }
-            ArgKind::Number {
-                min,
-                max: Some(max),
-                ..
-            } => {
-                json!({"type": "integer", "minimum": min, "maximum": max, "description": description})
-            }
-            ArgKind::Choice { values, .. } => {
-                json!({"type": "string", "enum": values, "description": description})
-            }
+        let mut property = match argument.kind {
+            ArgKind::Text { .. } => json!({"type": "string"}),
+            ArgKind::Switch => json!({"type": "boolean"}),
+            ArgKind::Number { min, max, .. } => match max {
+                Some(max) => json!({"type": "integer", "minimum": min, "maximum": max}),
+                None => json!({"type": "integer", "minimum": min}),
+            },
+            ArgKind::Choice { values, .. } => json!({"type": "string", "enum": values}),
         };
+        // Last, after what the kind says (the object keeps its order).
+        property["description"] = json!(argument.description);
         properties.insert(argument.name.to_owned(), property);
     }
     let required: Vec<&str> = tool
@@ -299,15 +292,12 @@ mod tests {
                 return fail(&format!("matches no anyOf option: {why:?}"));
             }
         }
-        if let Some(want) = schema.get("const") {
-            if want != value {
-                return fail(&format!("is not {want}"));
-            }
+        if schema.get("const").is_some_and(|want| want != value) {
+            return fail(&format!("is not {}", schema["const"]));
         }
-        if let Some(options) = schema.get("enum").and_then(Value::as_array) {
-            if !options.contains(value) {
-                return fail("is none of the enum");
-            }
+        let options = schema.get("enum").and_then(Value::as_array);
+        if options.is_some_and(|options| !options.contains(value)) {
+            return fail("is none of the enum");
         }
         if let Some(types) = schema.get("type") {
             let types: Vec<&str> = match types {
@@ -328,10 +318,8 @@ mod tests {
                 return fail(&format!("is not of type {}", schema["type"]));
             }
         }
-        if let (Some(min), Some(n)) = (
-            schema.get("minimum").and_then(Value::as_i64),
-            value.as_i64(),
-        ) {
+        let min = schema.get("minimum").and_then(Value::as_i64);
+        if let (Some(min), Some(n)) = (min, value.as_i64()) {
             if n < min {
                 return fail(&format!("is below {min}"));
             }
@@ -375,11 +363,8 @@ mod tests {
     }
 
     fn glob_report() -> Report {
-        let mut r = Report::of(
-            Tool::Glob,
-            Items::Glob(["a", "b/c", "d"].into_iter().collect()),
-            2,
-        );
+        let paths = Items::Glob(["a", "b/c", "d"].into_iter().collect());
+        let mut r = Report::of(Tool::Glob, paths, 2);
         r.spill = Spill::Saved {
             locator: "/s/x-glob-results.txt".into(),
             hint: "H.".into(),
@@ -425,11 +410,8 @@ mod tests {
     }
 
     fn files_page() -> Report {
-        let mut r = Report::of(
-            Tool::Grep,
-            Items::Files(["a", "b"].into_iter().collect()),
-            1,
-        );
+        let files = Items::Files(["a", "b"].into_iter().collect());
+        let mut r = Report::of(Tool::Grep, files, 1);
         r.offset = 1;
         r.paged = true;
         r
@@ -507,6 +489,12 @@ mod tests {
                 TimeoutPage::Ordered,
             ))
         };
+        let include = Error::Argument(ArgumentError::new("include", "one glob"));
+        let overflow = Reason::RawOutputOverflow {
+            cap: 10,
+            heavy: Vec::new(),
+        };
+        let overflow = Error::Search(SearchError::new(Tool::Glob, overflow));
         let cases = [
             response(
                 Tool::Glob,
@@ -518,28 +506,8 @@ mod tests {
             response(Tool::Grep, Body::Results(files_page()), &[]),
             response(Tool::Grep, Body::Results(counts()), &[]),
             response(Tool::Grep, Body::Results(empty_grep()), &[]),
-            response(
-                Tool::Grep,
-                failed(
-                    Error::Argument(ArgumentError::new("include", "one glob")),
-                    None,
-                ),
-                &["extra"],
-            ),
-            response(
-                Tool::Glob,
-                failed(
-                    Error::Search(SearchError::new(
-                        Tool::Glob,
-                        Reason::RawOutputOverflow {
-                            cap: 10,
-                            heavy: Vec::new(),
-                        },
-                    )),
-                    None,
-                ),
-                &[],
-            ),
+            response(Tool::Grep, failed(include, None), &["extra"]),
+            response(Tool::Glob, failed(overflow, None), &[]),
             response(
                 Tool::Grep,
                 failed(timed_out(Tool::Grep), Some(grep_report())),
@@ -570,9 +538,8 @@ mod tests {
     fn the_checker_finds_what_is_wrong() {
         let schema = output_schema(Tool::Grep);
         let success = &schema["anyOf"][0];
-        let text = text::response(&response(Tool::Grep, Body::Results(grep_report()), &[]));
         let r = response(Tool::Grep, Body::Results(grep_report()), &[]);
-        let mut value = render_json::to_value(&render_json::envelope(&r, &text));
+        let mut value = render_json::to_value(&render_json::envelope(&r, &text::response(&r)));
         assert_eq!(check(success, &value, "e"), Ok(()));
         value["undeclared"] = Value::Bool(true);
         assert!(

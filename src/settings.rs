@@ -97,8 +97,8 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Resolve `options` in this process's context: its current directory
-    /// and its `PATH` (SPEC §1, §2).
+    /// Resolve `options` in this process's context: its current directory,
+    /// its `PATH` and its own executable (SPEC §1, §2).
     pub fn resolve(options: Options) -> Self {
         let current = std::env::current_dir().ok();
         let absolute = |dir: Option<&Path>| match (dir, &current) {
@@ -111,10 +111,12 @@ impl Settings {
         // naming the tool.
         let workdir = absolute(options.cwd.as_deref());
         let spill_dir = options.spill_dir.as_deref().map(|d| absolute(Some(d)));
+        let exe = std::env::current_exe().ok();
         let rg = Rg::resolve(
             &options.rg,
             current.as_deref(),
             std::env::var_os("PATH").as_deref(),
+            exe.as_deref(),
         );
         Self {
             workdir,

@@ -71,7 +71,7 @@ const CONTEXT_LINES: ArgKind = ArgKind::Number {
     max: Some(100),
 };
 
-/// What a row says unless it says otherwise: an optional flag with no
+/// What a row says unless it says otherwise: an optional switch with no
 /// short form.
 const ROW: Argument = Argument {
     name: "",
@@ -85,7 +85,6 @@ const ROW: Argument = Argument {
 
 const IGNORE_CASE: Argument = Argument {
     name: "ignore_case",
-    kind: ArgKind::Switch,
     short: Some('i'),
     help: "Match regardless of case",
     description: "Match regardless of case",
@@ -105,7 +104,6 @@ const EXCLUDE: Argument = Argument {
 /// `follow` (SPEC §3a): rg's `--follow`.
 const FOLLOW: Argument = Argument {
     name: "follow",
-    kind: ArgKind::Switch,
     short: Some('L'),
     help: "Follow symbolic links (a linked directory is searched too)",
     description: "Follow symbolic links",
@@ -158,24 +156,15 @@ const GLOB_PATH: Argument = Argument {
 };
 
 const GREP_PATTERN: Argument = Argument {
-    name: "pattern",
-    kind: ArgKind::Text {
-        value_name: "PATTERN",
-    },
-    required: true,
-    positional: true,
     help: "A ripgrep regex, such as 'fn \\w+_test'",
     description: "Ripgrep regex searched for in file contents, such as fn\\s+main",
-    ..ROW
+    ..GLOB_PATTERN
 };
 
 const GREP_PATH: Argument = Argument {
-    name: "path",
-    kind: ArgKind::Text { value_name: "PATH" },
-    positional: true,
     help: "File or directory to search [default: the workdir]",
     description: "File or directory to search; omit to search the workdir",
-    ..ROW
+    ..GLOB_PATH
 };
 
 const INCLUDE: Argument = Argument {
@@ -226,7 +215,6 @@ pub const AFTER: Argument = Argument {
 
 const LITERAL: Argument = Argument {
     name: "literal",
-    kind: ArgKind::Switch,
     short: Some('F'),
     help: "Search for the pattern as written, not as a regex",
     description: "Search for the pattern as written, not as a regex",
@@ -235,7 +223,6 @@ const LITERAL: Argument = Argument {
 
 const MULTILINE: Argument = Argument {
     name: "multiline",
-    kind: ArgKind::Switch,
     short: Some('U'),
     help: "Let a match span lines ('.' matches a newline too); each of its lines is shown",
     description: "Let matches span lines; . matches newlines",
@@ -486,7 +473,7 @@ mod tests {
     }
 
     #[test]
-    fn the_narrowing_advice_names_every_text_argument_of_the_seed() {
+    fn the_narrowing_advice_names_pattern_path_and_include() {
         for tool in Tool::ALL {
             let names: Vec<&str> = tool
                 .arguments()

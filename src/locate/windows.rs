@@ -15,7 +15,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use super::{DEFAULT_RG, RgMissing, RgSource, clean};
+use super::{DEFAULT_RG, RgMissing, RgSource, joined};
 
 /// PATHEXT when it is not set: what Windows itself uses.
 const DEFAULT_PATHEXT: &str = ".COM;.EXE;.BAT;.CMD";
@@ -50,10 +50,7 @@ fn resolve_with(
 ) -> Resolved {
     let extensions = extensions(pathext);
     if given.contains(['/', '\\', ':']) {
-        let path = clean(&match cwd {
-            Some(cwd) => cwd.join(given),
-            None => PathBuf::from(given),
-        });
+        let path = joined(cwd, given);
         let resolved = match find(&path, &extensions) {
             Found::Yes(found) => Ok(found),
             Found::NotExecutable(found) => Err(RgMissing::NotExecutable(found)),
@@ -64,24 +61,19 @@ fn resolve_with(
     if given.is_empty() {
         return (Err(RgMissing::NotOnPath), RgSource::Path);
     }
-    let beside = exe
-        .filter(|_| given == DEFAULT_RG)
-        .and_then(Path::parent)
-        .map(Path::to_path_buf);
-    let on_path = path_var
-        .map(|p| std::env::split_paths(p).collect::<Vec<_>>())
-        .unwrap_or_default();
-    let mut not_executable = None;
+    let beside = exe.filter(|_| given == DEFAULT_RG).and_then(Path::parent);
+    let beside = beside.map(|dir| (dir.to_path_buf(), RgSource::BesideExe));
+    let on_path = path_var.into_iter().flat_map(std::env::split_paths);
     let dirs = beside
-        .map(|dir| (dir, RgSource::BesideExe))
         .into_iter()
-        .chain(on_path.into_iter().map(|dir| (dir, RgSource::Path)));
+        .chain(on_path.map(|dir| (dir, RgSource::Path)));
+    let mut not_executable = None;
     for (dir, source) in dirs {
         // An empty or relative entry would name the current directory.
         if !dir.is_absolute() {
             continue;
         }
-        match find(&clean(&dir.join(given)), &extensions) {
+        match find(&joined(Some(&dir), given), &extensions) {
             Found::Yes(found) => return (Ok(found), source),
             Found::NotExecutable(found) => {
                 not_executable.get_or_insert(found);
@@ -105,21 +97,16 @@ enum Found {
 /// `path` itself when it has an extension, else `path` with each of
 /// `extensions` (Windows runs nothing without one from a search).
 fn find(path: &Path, extensions: &[String]) -> Found {
-    let candidates: Vec<PathBuf> = if path.extension().is_some() {
-        vec![path.to_path_buf()]
-    } else {
-        let mut with = extensions
-            .iter()
-            .map(|ext| {
-                let mut name = path.as_os_str().to_owned();
-                name.push(ext);
-                PathBuf::from(name)
-            })
-            .collect::<Vec<_>>();
-        // Last, the name as given: it may be a directory to report.
-        with.push(path.to_path_buf());
-        with
-    };
+    let mut candidates = Vec::new();
+    if path.extension().is_none() {
+        candidates.extend(extensions.iter().map(|ext| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(ext);
+            PathBuf::from(name)
+        }));
+    }
+    // Last, the name as given: it may be a directory to report.
+    candidates.push(path.to_path_buf());
     let mut seen = None;
     for candidate in candidates {
         match std::fs::metadata(&candidate) {
