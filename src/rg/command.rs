@@ -400,22 +400,6 @@ mod tests {
     use super::*;
     use crate::tool::{GlobArgs, GrepArgs};
 
-    fn glob_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
-        glob_line(rg, r, root).script()
-    }
-
-    fn glob_case_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
-        glob_case_line(rg, r, root).script()
-    }
-
-    fn grep_script(rg: &str, r: &GrepRequest) -> String {
-        grep_line(rg, r).script()
-    }
-
-    fn grep_probe_script(rg: &str, probe: Probe, r: &GrepRequest) -> String {
-        grep_probe_line(rg, probe, r).script()
-    }
-
     fn glob(pattern: &str, path: Option<&str>) -> GlobRequest {
         let path = path.map(Into::into);
         GlobRequest::new(GlobArgs {
@@ -440,7 +424,7 @@ mod tests {
     #[test]
     fn the_glob_script() {
         assert_eq!(
-            glob_script("rg", &glob("**/*.rs", None), Some("-src")),
+            glob_line("rg", &glob("**/*.rs", None), Some("-src")).script(),
             "exec 'rg' --no-config --files --null --glob='**/*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
@@ -451,11 +435,11 @@ mod tests {
     #[test]
     fn the_grep_script() {
         assert_eq!(
-            grep_script("/opt/rg", &grep("-e it's", Some("*.{ts,tsx}"), None)),
+            grep_line("/opt/rg", &grep("-e it's", Some("*.{ts,tsx}"), None)).script(),
             r"exec '/opt/rg' --no-config --json --binary --no-mmap --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
         );
         assert_eq!(
-            grep_script("rg", &grep("x", None, Some("a b"))),
+            grep_line("rg", &grep("x", None, Some("a b"))).script(),
             "exec 'rg' --no-config --json --binary --no-mmap --regexp='x' -- 'a b'"
         );
     }
@@ -463,7 +447,7 @@ mod tests {
     #[test]
     fn probe_lines() {
         assert_eq!(
-            grep_probe_script("rg", Probe::Ignored, &grep("x", Some("*.rs"), Some("p"))),
+            grep_probe_line("rg", Probe::Ignored, &grep("x", Some("*.rs"), Some("p"))).script(),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap \
              --regexp='x' --glob='*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
@@ -471,12 +455,12 @@ mod tests {
              --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' -- 'p'"
         );
         assert_eq!(
-            grep_probe_script("rg", Probe::Case, &grep("x", None, None)),
+            grep_probe_line("rg", Probe::Case, &grep("x", None, None)).script(),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap \
              --regexp='x' --ignore-case"
         );
         assert_eq!(
-            glob_case_script("rg", &glob("A*", None), None),
+            glob_case_line("rg", &glob("A*", None), None).script(),
             "exec 'rg' --no-config --files --null --iglob='A*' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
@@ -495,13 +479,13 @@ mod tests {
             after: 2,
         };
         assert_eq!(
-            grep_script("rg", &r),
+            grep_line("rg", &r).script(),
             "exec 'rg' --no-config --json --binary --no-mmap --ignore-case --fixed-strings --context=2 \
              --type='rust' --regexp='x' --glob='*.rs'"
         );
         r.output = Output::Files;
         assert_eq!(
-            grep_script("rg", &r),
+            grep_line("rg", &r).script(),
             "exec 'rg' --no-config --files-with-matches --null --binary --no-mmap --ignore-case \
              --fixed-strings --type='rust' --regexp='x' --glob='*.rs'",
             "context is content's only"
@@ -509,7 +493,7 @@ mod tests {
         r.output = Output::Count;
         r.multiline = true;
         assert_eq!(
-            grep_script("rg", &r),
+            grep_line("rg", &r).script(),
             "exec 'rg' --no-config --json --binary --no-mmap --ignore-case --fixed-strings --multiline \
              --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'",
             "a multiline count reads --json"
@@ -517,13 +501,14 @@ mod tests {
         // Probes search the same way, files only; ignoring case already,
         // the case probe adds nothing.
         assert_eq!(
-            grep_probe_script("rg", Probe::Case, &r),
+            grep_probe_line("rg", Probe::Case, &r).script(),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap --ignore-case \
              --fixed-strings --multiline --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'"
         );
         let mut g = glob("*.MD", None);
         g.ignore_case = true;
-        assert!(glob_script("rg", &g, None).contains("--iglob='*.MD'"));
+        let script = glob_line("rg", &g, None).script();
+        assert!(script.contains("--iglob='*.MD'"), "{script}");
     }
 
     /// The words the script quotes are the arguments rg receives, whole.
