@@ -150,6 +150,13 @@ pub enum Incoming {
     Invalid(Option<Id>, RpcError),
 }
 
+impl Incoming {
+    /// Not a valid request, for the reason `why`.
+    fn invalid(id: Option<Id>, why: impl Into<String>) -> Self {
+        Self::Invalid(id, RpcError::new(INVALID_REQUEST, why))
+    }
+}
+
 /// A request or a notification.
 #[derive(Debug)]
 pub struct Message {
@@ -231,17 +238,17 @@ pub fn parse(line: &[u8]) -> Result<Incoming, RpcError> {
         }
         Some(b'{') => match serde_json::from_slice::<RpcFields>(line) {
             Ok(envelope) => Ok(message(envelope)),
-            Err(e) if e.is_data() => Ok(Incoming::Invalid(
+            Err(e) if e.is_data() => Ok(Incoming::invalid(
                 None,
-                RpcError::new(INVALID_REQUEST, format!("not a JSON-RPC message: {e}")),
+                format!("not a JSON-RPC message: {e}"),
             )),
             Err(e) => Err(not_json(e)),
         },
         _ => {
             serde_json::from_slice::<serde::de::IgnoredAny>(line).map_err(not_json)?;
-            Ok(Incoming::Invalid(
+            Ok(Incoming::invalid(
                 None,
-                RpcError::new(INVALID_REQUEST, "a message must be one JSON-RPC object"),
+                "a message must be one JSON-RPC object",
             ))
         }
     }
@@ -290,10 +297,7 @@ fn nests_deeper_than(line: &[u8], most: usize) -> bool {
 fn batch_item(item: &RawValue) -> Incoming {
     let text = item.get().as_bytes();
     if first_byte(text) == Some(&b'[') {
-        return Incoming::Invalid(
-            None,
-            RpcError::new(INVALID_REQUEST, "a batch cannot hold a batch"),
-        );
+        return Incoming::invalid(None, "a batch cannot hold a batch");
     }
     match parse(text) {
         Ok(incoming) => incoming,
@@ -307,10 +311,7 @@ fn message(e: RpcFields) -> Incoming {
         field => match field.given().and_then(Id::from_raw) {
             Some(id) => Some(id),
             None => {
-                return Incoming::Invalid(
-                    None,
-                    RpcError::new(INVALID_REQUEST, "a request id must be a string or a number"),
-                );
+                return Incoming::invalid(None, "a request id must be a string or a number");
             }
         },
     };
@@ -319,10 +320,7 @@ fn message(e: RpcFields) -> Incoming {
             return Incoming::Response;
         }
         Field::Absent => {
-            return Incoming::Invalid(
-                id,
-                RpcError::new(INVALID_REQUEST, "a request needs a method string"),
-            );
+            return Incoming::invalid(id, "a request needs a method string");
         }
         field => match field
             .given()
@@ -330,18 +328,12 @@ fn message(e: RpcFields) -> Incoming {
         {
             Some(method) => method,
             None => {
-                return Incoming::Invalid(
-                    id,
-                    RpcError::new(INVALID_REQUEST, "method must be a string"),
-                );
+                return Incoming::invalid(id, "method must be a string");
             }
         },
     };
     if e.jsonrpc.given().map(RawValue::get) != Some("\"2.0\"") {
-        return Incoming::Invalid(
-            id,
-            RpcError::new(INVALID_REQUEST, "a request needs \"jsonrpc\": \"2.0\""),
-        );
+        return Incoming::invalid(id, "a request needs \"jsonrpc\": \"2.0\"");
     }
     Incoming::Message(Message {
         id,
@@ -499,28 +491,21 @@ mod tests {
 
     #[test]
     fn what_is_not_a_request() {
-        let invalid = |line: &[u8]| match parse(line) {
-            Ok(Incoming::Invalid(_, e)) => e.code,
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"2.0","id":null,"method":"x"}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"2.0","id":{},"method":"x"}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"1.0","id":1,"method":"x"}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"2.0","id":1,"method":5}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(invalid(br#"{"jsonrpc":"2.0","id":1}"#), INVALID_REQUEST);
-        assert_eq!(invalid(b"42"), INVALID_REQUEST);
+        for line in [
+            &br#"{"jsonrpc":"2.0","id":null,"method":"x"}"#[..],
+            br#"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
+            br#"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+            br#"{"jsonrpc":"2.0","id":1}"#,
+            b"42",
+        ] {
+            let got = parse(line);
+            assert!(
+                matches!(&got, Ok(Incoming::Invalid(_, e)) if e.code == INVALID_REQUEST),
+                "{}: {got:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
         assert!(matches!(
             parse(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
             Ok(Incoming::Response)
