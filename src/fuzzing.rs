@@ -160,15 +160,7 @@ pub fn tool_arguments(data: &[u8]) {
             }
             Err(e) => e,
         };
-        let response = Response {
-            tool: Some(tool),
-            body: Body::Failed {
-                error: error.into(),
-                partial: None,
-            },
-            ignored: args.ignored,
-            explain: None,
-        };
+        let response = Response::error(Some(tool), error.into(), args.ignored);
         let text = check_rendered(&response);
         assert!(text.starts_with("Error: "), "{text:?}");
     }
