@@ -31,9 +31,7 @@ impl Exit {
             Self::Failed(code) => code.exit_code(),
         }
     }
-}
 
-impl Exit {
     /// What the status means, for `--help`.
     fn meaning(self) -> &'static str {
         match self {
@@ -605,48 +603,33 @@ mod tests {
 
     #[test]
     fn messages_name_the_option_that_raises_a_limit() {
-        let timeout =
-            SearchError::halted(Tool::Grep, Halt::TimedOut, ms(30000), TimeoutPage::Nothing)
-                .to_string();
-        assert_eq!(
-            timeout,
-            "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
-        );
-        let page = SearchError::halted(
-            Tool::Glob,
-            Halt::TimedOut,
-            ms(300),
-            TimeoutPage::InPathOrder,
-        )
-        .to_string();
-        assert_eq!(
-            page,
-            "glob timed out after 300ms; showing what was found in that time (incomplete, in path order); narrow pattern or path and retry, or raise --timeout-ms."
-        );
-        let overflow = SearchError::new(
-            Tool::Glob,
-            Reason::RawOutputOverflow {
-                cap: 20_000_000,
-                heavy: Vec::new(),
-            },
-        )
-        .to_string();
-        assert_eq!(
-            overflow,
-            "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes."
-        );
-        let heavy = SearchError::new(
-            Tool::Grep,
-            Reason::RawOutputOverflow {
-                cap: 100,
-                heavy: vec![("a.js".into(), 60), ("b.js".into(), 30)],
-            },
-        )
-        .to_string();
-        assert_eq!(
-            heavy,
-            "grep output is over the 100-byte cap on raw ripgrep output, 60% of it from a.js and 30% from b.js; narrow pattern, path, or include (leave those files out), or raise --raw-output-max-bytes."
-        );
+        let overflow =
+            |tool, cap, heavy| SearchError::new(tool, Reason::RawOutputOverflow { cap, heavy });
+        let timed_out = |tool, n, page| SearchError::halted(tool, Halt::TimedOut, ms(n), page);
+        for (error, want) in [
+            (
+                timed_out(Tool::Grep, 30000, TimeoutPage::Nothing),
+                "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms.",
+            ),
+            (
+                timed_out(Tool::Glob, 300, TimeoutPage::InPathOrder),
+                "glob timed out after 300ms; showing what was found in that time (incomplete, in path order); narrow pattern or path and retry, or raise --timeout-ms.",
+            ),
+            (
+                overflow(Tool::Glob, 20_000_000, Vec::new()),
+                "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes.",
+            ),
+            (
+                overflow(
+                    Tool::Grep,
+                    100,
+                    vec![("a.js".into(), 60), ("b.js".into(), 30)],
+                ),
+                "grep output is over the 100-byte cap on raw ripgrep output, 60% of it from a.js and 30% from b.js; narrow pattern, path, or include (leave those files out), or raise --raw-output-max-bytes.",
+            ),
+        ] {
+            assert_eq!(error.to_string(), want);
+        }
     }
 
     #[test]
