@@ -570,33 +570,18 @@ mod tests {
     /// SPEC §6, pinned: a change here is a change of the contract.
     #[test]
     fn exit_code_table() {
-        let table = [
-            (
-                ErrorCode::InvalidArgument,
-                2,
-                "INVALID_ARGUMENT",
-                "ArgumentError",
-            ),
-            (
-                ErrorCode::SearchInvalidPattern,
-                3,
-                "SEARCH_INVALID_PATTERN",
-                "SearchError",
-            ),
-            (ErrorCode::SearchFailed, 4, "SEARCH_FAILED", "SearchError"),
-            (
-                ErrorCode::SearchRawOutputOverflow,
-                5,
-                "SEARCH_RAW_OUTPUT_OVERFLOW",
-                "SearchError",
-            ),
-            (ErrorCode::SearchAborted, 6, "SEARCH_ABORTED", "SearchError"),
-        ];
-        for (code, exit, name, kind) in table {
-            assert_eq!(code.exit_code(), exit);
-            assert_eq!(code.as_str(), name);
-            assert_eq!(code.name(), kind);
-        }
+        // In the order of `ErrorCode::ALL`, which `--help` lists.
+        let table = ErrorCode::ALL.map(|code| (code.exit_code(), code.as_str(), code.name()));
+        assert_eq!(
+            table,
+            [
+                (2, "INVALID_ARGUMENT", "ArgumentError"),
+                (3, "SEARCH_INVALID_PATTERN", "SearchError"),
+                (4, "SEARCH_FAILED", "SearchError"),
+                (5, "SEARCH_RAW_OUTPUT_OVERFLOW", "SearchError"),
+                (6, "SEARCH_ABORTED", "SearchError"),
+            ]
+        );
         assert_eq!((Exit::Success.code(), Exit::Empty.code()), (0, 1));
         assert_eq!(Exit::Failed(ErrorCode::SearchAborted).code(), 6);
     }
