@@ -46,6 +46,8 @@ use crate::stop::Budget;
 #[cfg_attr(windows, path = "process/windows.rs")]
 mod os;
 
+pub use os::too_long;
+
 /// The longest the runner sleeps between looks at the stop channel, the
 /// deadline and rg's exit. Output wakes it at once.
 const TICK: Duration = Duration::from_millis(20);
@@ -194,12 +196,6 @@ struct Reaped {
     exit: RgExit,
     stdout_bytes: u64,
     stderr: Stderr,
-}
-
-/// Whether `e`, from [`run`], says the command line is too long for the OS
-/// (Unix: `E2BIG` from `execve`; Windows: over `CreateProcessW`'s limit).
-pub fn too_long(e: &io::Error) -> bool {
-    os::too_long(e)
 }
 
 /// Counts stdout against the cap (see [`Spec::stdout_cap`]).
