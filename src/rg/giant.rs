@@ -242,12 +242,8 @@ impl Reader {
             (State::Value, b'{' | b'[') if self.stack.len() >= MAX_DEPTH => {
                 self.fail("nests deeper than rg's records do");
             }
-            (State::Value, b'{') => {
-                self.stack.push(Level::Object(None));
-            }
-            (State::Value, b'[') => {
-                self.stack.push(Level::Array(0));
-            }
+            (State::Value, b'{') => self.stack.push(Level::Object(None)),
+            (State::Value, b'[') => self.stack.push(Level::Array(0)),
             (State::Value, b'}') if in_object && !self.has_key() => self.close(),
             (State::Value, b']') if matches!(self.stack.last(), Some(Level::Array(0))) => {
                 self.close();
