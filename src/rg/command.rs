@@ -49,8 +49,6 @@ impl Word {
     }
 
     /// The argument as rg receives it.
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     fn arg(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
@@ -60,7 +58,6 @@ impl Word {
     }
 
     /// The word in a POSIX shell script.
-    #[cfg_attr(windows, allow(dead_code))]
     fn shell(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
@@ -88,22 +85,17 @@ impl CommandLine {
     }
 
     /// The program to run (the resolved rg).
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     pub fn program(&self) -> &str {
         &self.program
     }
 
     /// The arguments, each exactly as rg receives it.
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     pub fn args(&self) -> impl Iterator<Item = Cow<'_, str>> {
         self.words.iter().map(Word::arg)
     }
 
     /// The `sh -c` string that runs this line (Unix): `exec`, then every
     /// word, each model value quoted.
-    #[cfg_attr(windows, allow(dead_code))]
     pub fn script(&self) -> String {
         let mut script = format!("exec {}", quote(&self.program));
         for word in &self.words {
@@ -120,8 +112,6 @@ impl CommandLine {
     /// argument in quotes when it holds a space or a tab or is empty; a `"`
     /// inside as `\"`, with the backslashes before it (and before a closing
     /// quote) doubled.
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     pub fn windows_command_line(&self) -> String {
         let mut line = format!("\"{}\"", self.program);
         for arg in self.args() {
@@ -160,8 +150,6 @@ pub const SHOWN_AS: &str = "sh -c:";
 pub const SHOWN_AS: &str = "command:";
 
 /// One argument of a Windows command line (see [`CommandLine::windows_command_line`]).
-// Windows runs these; Unix tests them.
-#[cfg_attr(unix, allow(dead_code))]
 fn push_windows_arg(line: &mut String, arg: &str) {
     let quoted = arg.is_empty() || arg.contains([' ', '\t']);
     if quoted {
