@@ -148,7 +148,7 @@ impl Error {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::Usage(_) | Self::Argument(_) => ErrorCode::InvalidArgument,
-            Self::Search(e) => e.code(),
+            Self::Search(e) => e.reason.code(),
         }
     }
 
@@ -211,10 +211,6 @@ impl SearchError {
 
     pub fn reason(&self) -> &Reason {
         &self.reason
-    }
-
-    pub fn code(&self) -> ErrorCode {
-        self.reason.code()
     }
 }
 
@@ -636,6 +632,6 @@ mod tests {
             cancelled.to_string(),
             "grep was cancelled by the client; the search was stopped."
         );
-        assert_eq!(cancelled.code(), ErrorCode::SearchAborted);
+        assert_eq!(cancelled.reason().code(), ErrorCode::SearchAborted);
     }
 }
