@@ -167,7 +167,6 @@ impl Shared {
         Some(diag::after_stdout("dsh-search mcp", Some(e), Exit::Success))
     }
 
-    /// The client cancelled `id`.
     fn cancel(&self, id: Id) {
         let mut ids = lock(&self.ids);
         if ids.current.as_ref() == Some(&id) {

@@ -129,7 +129,6 @@ impl Reader {
         }
     }
 
-    /// Bytes of the record fed so far.
     pub fn bytes(&self) -> u64 {
         self.bytes
     }

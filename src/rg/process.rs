@@ -236,7 +236,6 @@ impl Meter {
         }
     }
 
-    /// Whether the cap was passed.
     fn over(&self) -> bool {
         self.counted > self.cap
     }

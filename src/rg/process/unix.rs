@@ -94,7 +94,6 @@ impl Child {
         }
     }
 
-    /// Whether both pipes are done.
     pub(super) fn pipes_done(&self) -> bool {
         !self.pipes.open()
     }

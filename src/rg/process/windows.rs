@@ -140,7 +140,6 @@ impl Child {
         }
     }
 
-    /// Whether both pipes are done.
     pub(super) fn pipes_done(&self) -> bool {
         self.open == 0
     }
