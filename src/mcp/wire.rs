@@ -44,20 +44,15 @@ pub enum Received {
 pub fn read_line(input: &mut impl BufRead) -> io::Result<Received> {
     let mut line = Vec::new();
     let mut too_long = false;
-    loop {
+    // Whether the line ended with its `\n` (not at the end of input).
+    let newline = loop {
         let buf = match input.fill_buf() {
             Ok(buf) => buf,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(if too_long {
-                Received::TooLong
-            } else if line.is_empty() {
-                Received::Eof
-            } else {
-                Received::Text(line)
-            });
+            break false;
         }
         let (chunk, used, done) = match memchr::memchr(b'\n', buf) {
             Some(i) => (&buf[..i], i + 1, true),
@@ -72,13 +67,16 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Received> {
         }
         input.consume(used);
         if done {
-            return Ok(if too_long {
-                Received::TooLong
-            } else {
-                Received::Text(line)
-            });
+            break true;
         }
-    }
+    };
+    Ok(if too_long {
+        Received::TooLong
+    } else if line.is_empty() && !newline {
+        Received::Eof
+    } else {
+        Received::Text(line)
+    })
 }
 
 /// A request id, as the client wrote it.
