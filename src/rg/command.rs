@@ -240,13 +240,7 @@ pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> CommandLine {
     };
     let mut line = grep_words(
         rg,
-        &[
-            "--files-with-matches",
-            "--null",
-            "--sort=path",
-            "--binary",
-            "--no-mmap",
-        ],
+        &["--files-with-matches", "--null", "--sort=path"],
         &files,
     );
     match probe {
@@ -313,29 +307,24 @@ pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Command
 /// since rg's `--count` counts a match that spans lines once.
 pub fn grep_line(rg: &str, r: &GrepRequest) -> CommandLine {
     let output: &[&'static str] = match r.output {
-        Output::Content => &["--json", "--binary", "--no-mmap"],
-        Output::Files => &["--files-with-matches", "--null", "--binary", "--no-mmap"],
-        Output::Count if r.multiline => &["--json", "--binary", "--no-mmap"],
-        Output::Count => &[
-            "--count",
-            "--with-filename",
-            "--null",
-            "--binary",
-            "--no-mmap",
-        ],
+        Output::Content => &["--json"],
+        Output::Files => &["--files-with-matches", "--null"],
+        Output::Count if r.multiline => &["--json"],
+        Output::Count => &["--count", "--with-filename", "--null"],
     };
     let mut line = grep_words(rg, output, r);
     push_path(&mut line, r.path.as_deref());
     line
 }
 
-/// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
-/// \[`--glob=<include>`\] \[`--glob=!<exclude>`\]: what grep and its
-/// probes share.
+/// `rg --no-config <output flags> --binary --no-mmap <search flags>
+/// --regexp=<pattern>` \[`--glob=<include>`\] \[`--glob=!<exclude>`\]:
+/// what grep and its probes share.
 fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> CommandLine {
     let mut line = CommandLine::new(rg);
     line.flag("--no-config");
     line.flags(output);
+    line.flags(&["--binary", "--no-mmap"]);
     if r.ignore_case {
         line.flag("--ignore-case");
     }
