@@ -158,7 +158,7 @@ pub fn tool_arguments(data: &[u8]) {
             }
             Err(e) => e,
         };
-        let response = Response::error(Some(tool), error.into(), args.ignored);
+        let response = Response::of_error(Some(tool), error.into(), args.ignored);
         let text = check_rendered(&response);
         assert!(text.starts_with("Error: "), "{text:?}");
     }
