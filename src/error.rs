@@ -31,9 +31,7 @@ impl Exit {
             Self::Failed(code) => code.exit_code(),
         }
     }
-}
 
-impl Exit {
     /// What the status means, for `--help`.
     fn meaning(self) -> &'static str {
         match self {
@@ -150,7 +148,7 @@ impl Error {
     pub fn code(&self) -> ErrorCode {
         match self {
             Self::Usage(_) | Self::Argument(_) => ErrorCode::InvalidArgument,
-            Self::Search(e) => e.code(),
+            Self::Search(e) => e.reason.code(),
         }
     }
 
@@ -213,10 +211,6 @@ impl SearchError {
 
     pub fn reason(&self) -> &Reason {
         &self.reason
-    }
-
-    pub fn code(&self) -> ErrorCode {
-        self.reason.code()
     }
 }
 
@@ -572,81 +566,51 @@ mod tests {
     /// SPEC §6, pinned: a change here is a change of the contract.
     #[test]
     fn exit_code_table() {
-        let table = [
-            (
-                ErrorCode::InvalidArgument,
-                2,
-                "INVALID_ARGUMENT",
-                "ArgumentError",
-            ),
-            (
-                ErrorCode::SearchInvalidPattern,
-                3,
-                "SEARCH_INVALID_PATTERN",
-                "SearchError",
-            ),
-            (ErrorCode::SearchFailed, 4, "SEARCH_FAILED", "SearchError"),
-            (
-                ErrorCode::SearchRawOutputOverflow,
-                5,
-                "SEARCH_RAW_OUTPUT_OVERFLOW",
-                "SearchError",
-            ),
-            (ErrorCode::SearchAborted, 6, "SEARCH_ABORTED", "SearchError"),
-        ];
-        for (code, exit, name, kind) in table {
-            assert_eq!(code.exit_code(), exit);
-            assert_eq!(code.as_str(), name);
-            assert_eq!(code.name(), kind);
-        }
+        // In the order of `ErrorCode::ALL`, which `--help` lists.
+        let table = ErrorCode::ALL.map(|code| (code.exit_code(), code.as_str(), code.name()));
+        assert_eq!(
+            table,
+            [
+                (2, "INVALID_ARGUMENT", "ArgumentError"),
+                (3, "SEARCH_INVALID_PATTERN", "SearchError"),
+                (4, "SEARCH_FAILED", "SearchError"),
+                (5, "SEARCH_RAW_OUTPUT_OVERFLOW", "SearchError"),
+                (6, "SEARCH_ABORTED", "SearchError"),
+            ]
+        );
         assert_eq!((Exit::Success.code(), Exit::Empty.code()), (0, 1));
         assert_eq!(Exit::Failed(ErrorCode::SearchAborted).code(), 6);
     }
 
     #[test]
     fn messages_name_the_option_that_raises_a_limit() {
-        let timeout =
-            SearchError::halted(Tool::Grep, Halt::TimedOut, ms(30000), TimeoutPage::Nothing)
-                .to_string();
-        assert_eq!(
-            timeout,
-            "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms."
-        );
-        let page = SearchError::halted(
-            Tool::Glob,
-            Halt::TimedOut,
-            ms(300),
-            TimeoutPage::InPathOrder,
-        )
-        .to_string();
-        assert_eq!(
-            page,
-            "glob timed out after 300ms; showing what was found in that time (incomplete, in path order); narrow pattern or path and retry, or raise --timeout-ms."
-        );
-        let overflow = SearchError::new(
-            Tool::Glob,
-            Reason::RawOutputOverflow {
-                cap: 20_000_000,
-                heavy: Vec::new(),
-            },
-        )
-        .to_string();
-        assert_eq!(
-            overflow,
-            "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes."
-        );
-        let heavy = SearchError::new(
-            Tool::Grep,
-            Reason::RawOutputOverflow {
-                cap: 100,
-                heavy: vec![("a.js".into(), 60), ("b.js".into(), 30)],
-            },
-        )
-        .to_string();
-        assert_eq!(
-            heavy,
-            "grep output is over the 100-byte cap on raw ripgrep output, 60% of it from a.js and 30% from b.js; narrow pattern, path, or include (leave those files out), or raise --raw-output-max-bytes."
-        );
+        let overflow =
+            |tool, cap, heavy| SearchError::new(tool, Reason::RawOutputOverflow { cap, heavy });
+        let timed_out = |tool, n, page| SearchError::halted(tool, Halt::TimedOut, ms(n), page);
+        for (error, want) in [
+            (
+                timed_out(Tool::Grep, 30000, TimeoutPage::Nothing),
+                "grep timed out after 30000ms; narrow pattern, path, or include and retry, or raise --timeout-ms.",
+            ),
+            (
+                timed_out(Tool::Glob, 300, TimeoutPage::InPathOrder),
+                "glob timed out after 300ms; showing what was found in that time (incomplete, in path order); narrow pattern or path and retry, or raise --timeout-ms.",
+            ),
+            (
+                overflow(Tool::Glob, 20_000_000, Vec::new()),
+                "glob output is over the 20000000-byte cap on raw ripgrep output; narrow pattern or path, or raise --raw-output-max-bytes.",
+            ),
+            (
+                overflow(
+                    Tool::Grep,
+                    100,
+                    vec![("a.js".into(), 60), ("b.js".into(), 30)],
+                ),
+                "grep output is over the 100-byte cap on raw ripgrep output, 60% of it from a.js and 30% from b.js; narrow pattern, path, or include (leave those files out), or raise --raw-output-max-bytes.",
+            ),
+        ] {
+            assert_eq!(error.to_string(), want);
+        }
     }
 
     #[test]
@@ -668,6 +632,6 @@ mod tests {
             cancelled.to_string(),
             "grep was cancelled by the client; the search was stopped."
         );
-        assert_eq!(cancelled.code(), ErrorCode::SearchAborted);
+        assert_eq!(cancelled.reason().code(), ErrorCode::SearchAborted);
     }
 }

@@ -117,10 +117,8 @@ fn check_reply(reply: &str) {
         }
     };
     for object in objects {
-        let response: RpcResponse = match serde_json::from_str(object.get()) {
-            Ok(response) => response,
-            Err(e) => panic!("not a JSON-RPC response ({e}): {reply:?}"),
-        };
+        let response: RpcResponse = serde_json::from_str(object.get())
+            .unwrap_or_else(|e| panic!("not a JSON-RPC response ({e}): {reply:?}"));
         assert_eq!(response.jsonrpc, "2.0", "{reply:?}");
         if let Some(id) = &response.id {
             assert!(
@@ -160,15 +158,7 @@ pub fn tool_arguments(data: &[u8]) {
             }
             Err(e) => e,
         };
-        let response = Response {
-            tool: Some(tool),
-            body: Body::Failed {
-                error: error.into(),
-                partial: None,
-            },
-            ignored: args.ignored,
-            explain: None,
-        };
+        let response = Response::of_error(Some(tool), error.into(), args.ignored);
         let text = check_rendered(&response);
         assert!(text.starts_with("Error: "), "{text:?}");
     }
@@ -447,10 +437,8 @@ fn check_rendered(response: &Response) -> String {
         panic!("JSON output without its newline: {line:?}");
     };
     assert!(!json.contains('\n'), "JSON output of two lines: {line:?}");
-    let value: Value = match serde_json::from_str(json) {
-        Ok(value) => value,
-        Err(e) => panic!("JSON output that is not JSON ({e}): {line:?}"),
-    };
+    let value: Value = serde_json::from_str(json)
+        .unwrap_or_else(|e| panic!("JSON output that is not JSON ({e}): {line:?}"));
     assert_eq!(
         value.get("text").and_then(Value::as_str),
         Some(text.as_str()),

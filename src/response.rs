@@ -35,18 +35,24 @@ pub enum Body {
 }
 
 impl Response {
-    /// The answer to a command line that was rejected (SPEC §4: usage
-    /// errors are reported on stdout, like every failure).
-    pub fn usage(tool: Option<Tool>, message: String) -> Self {
+    /// The answer of a call that failed with `error` and found nothing,
+    /// with the call's `ignored` arguments.
+    pub fn of_error(tool: Option<Tool>, error: Error, ignored: Vec<Ignored>) -> Self {
         Self {
             tool,
             body: Body::Failed {
-                error: Error::Usage(message),
+                error,
                 partial: None,
             },
-            ignored: Vec::new(),
+            ignored,
             explain: None,
         }
+    }
+
+    /// The answer to a command line that was rejected (SPEC §4: usage
+    /// errors are reported on stdout, like every failure).
+    pub fn usage(tool: Option<Tool>, message: String) -> Self {
+        Self::of_error(tool, Error::Usage(message), Vec::new())
     }
 
     /// The answer to a call of `tool` that `halt` ended before it found
@@ -55,15 +61,7 @@ impl Response {
     /// watchdog answers with it when it gives up on a call.
     pub fn halted(tool: Tool, halt: Halt, timeout_ms: NonZeroU64, ignored: Vec<Ignored>) -> Self {
         let error = SearchError::halted(tool, halt, timeout_ms, TimeoutPage::Nothing);
-        Self {
-            tool: Some(tool),
-            body: Body::Failed {
-                error: Error::Search(error),
-                partial: None,
-            },
-            ignored,
-            explain: None,
-        }
+        Self::of_error(Some(tool), Error::Search(error), ignored)
     }
 
     /// How the process ends after printing this (SPEC §6).

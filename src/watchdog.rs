@@ -185,6 +185,8 @@ pub fn test_stall(pattern: &str) {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
     use super::*;
 
     #[test]
@@ -201,17 +203,14 @@ mod tests {
     #[test]
     fn a_stuck_worker_is_given_up_on_and_told_to_stop() {
         let stop = Arc::new(Stop::new());
-        let killed = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let enrolled = {
+        let killed = Arc::new(AtomicBool::new(false));
+        let kill: stop::Kill = {
             let killed = Arc::clone(&killed);
-            let kill: stop::Kill = Box::new(move || {
-                killed.store(true, std::sync::atomic::Ordering::SeqCst);
-            });
-            kill
+            Box::new(move || killed.store(true, Ordering::SeqCst))
         };
         let worker_stop = Arc::clone(&stop);
         let gave_up = run(&stop, Duration::from_millis(1), move || {
-            let _enrolled = worker_stop.enroll(enrolled);
+            let _enrolled = worker_stop.enroll(kill);
             while !stop::unwanted() {
                 thread::sleep(Duration::from_millis(1));
             }
@@ -220,7 +219,7 @@ mod tests {
         .unwrap();
         assert_eq!(gave_up.halt, Halt::TimedOut);
         assert_eq!(stop.halt(), Some(Halt::Cancelled));
-        assert!(killed.load(std::sync::atomic::Ordering::SeqCst));
+        assert!(killed.load(Ordering::SeqCst));
         let worker = gave_up.worker.unwrap();
         assert!(worker.join().is_ok());
     }
@@ -230,8 +229,7 @@ mod tests {
     #[test]
     fn a_signal_is_the_reason_given() {
         let stop = Arc::new(Stop::new());
-        stop.signal_slot()
-            .store(15, std::sync::atomic::Ordering::SeqCst);
+        stop.signal_slot().store(15, Ordering::SeqCst);
         let gave_up = run(&stop, Duration::from_secs(600), || {
             while !stop::unwanted() {
                 thread::sleep(Duration::from_millis(1));

@@ -27,7 +27,7 @@ mod protocol;
 mod wire;
 
 use std::collections::{HashSet, VecDeque};
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
 use std::time::Duration;
@@ -167,7 +167,6 @@ impl Shared {
         Some(diag::after_stdout("dsh-search mcp", Some(e), Exit::Success))
     }
 
-    /// The client cancelled `id`.
     fn cancel(&self, id: Id) {
         let mut ids = lock(&self.ids);
         if ids.current.as_ref() == Some(&id) {
@@ -223,40 +222,28 @@ struct Queued {
 fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
     let stdin = io::stdin();
     let mut input = stdin.lock();
-    loop {
-        let line = match wire::read_line(&mut input) {
-            Ok(Received::Text(line)) => line,
-            Ok(Received::TooLong) => {
-                shared.write(&too_long());
-                continue;
-            }
-            // End of input, or stdin failed: nothing more will arrive.
-            Ok(Received::Eof) | Err(_) => {
-                let _ = tx.send(None);
-                return;
-            }
-        };
-        let incoming = match first_look(&line, shared) {
+    while let Some(look) = next_look(&mut input, shared) {
+        let queued = match look {
             Look::Skip => continue,
             Look::Reply(reply) => {
                 shared.write(&reply);
                 continue;
             }
-            Look::Serve(incoming) => incoming,
+            Look::Serve(queued) => queued,
         };
-        let id = match &incoming {
+        let id = match &queued.incoming {
             Incoming::Message(m) => m.id.clone(),
             _ => None,
         };
-        let queued = shared.queued.load(Ordering::SeqCst);
-        if queued + line.len() > QUEUE_BYTES
+        let waiting = shared.queued.load(Ordering::SeqCst);
+        if waiting + queued.bytes > QUEUE_BYTES
             || shared.queued_len.load(Ordering::SeqCst) >= QUEUE_LEN
         {
             if let Some(id) = id {
                 let e = RpcError::new(
                     wire::INTERNAL_ERROR,
                     format!(
-                        "server busy: {} requests ({queued} bytes) are already waiting; send this one again once earlier replies have arrived",
+                        "server busy: {} requests ({waiting} bytes) are already waiting; send this one again once earlier replies have arrived",
                         shared.queued_len.load(Ordering::SeqCst)
                     ),
                 );
@@ -264,43 +251,45 @@ fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
             }
             continue;
         }
-        shared.queued.fetch_add(line.len(), Ordering::SeqCst);
+        shared.queued.fetch_add(queued.bytes, Ordering::SeqCst);
         shared.queued_len.fetch_add(1, Ordering::SeqCst);
-        let queued = Queued {
-            incoming,
-            bytes: line.len(),
-        };
         if tx.send(Some(queued)).is_err() {
             return;
         }
     }
-}
-
-/// The reply to a line over [`wire::MAX_LINE`].
-fn too_long() -> String {
-    let e = RpcError::new(
-        wire::PARSE_ERROR,
-        format!("a message longer than {} bytes was skipped", wire::MAX_LINE),
-    );
-    wire::error_line(None, &e)
+    // End of input, or stdin failed: nothing more will arrive.
+    let _ = tx.send(None);
 }
 
 /// What the reader does with a line as soon as it is read.
 enum Look {
     /// Nothing: a blank line, or a cancellation (applied at once).
     Skip,
-    /// Answer it at once: the line is not JSON.
+    /// Answer it at once: the line is too long, or not JSON.
     Reply(String),
     /// Queue it for the serving thread.
-    Serve(Incoming),
+    Serve(Queued),
 }
 
-/// Parse `line` once and say what becomes of it (see [`Look`]).
-fn first_look(line: &[u8], shared: &Shared) -> Look {
+/// Read the next line of `input`, parse it once and say what becomes of
+/// it (see [`Look`]); `None` at the end of input, or once reading it
+/// failed.
+fn next_look(input: &mut impl BufRead, shared: &Shared) -> Option<Look> {
+    let line = match wire::read_line(input) {
+        Ok(Received::Text(line)) => line,
+        Ok(Received::TooLong) => {
+            let e = RpcError::new(
+                wire::PARSE_ERROR,
+                format!("a message longer than {} bytes was skipped", wire::MAX_LINE),
+            );
+            return Some(Look::Reply(wire::error_line(None, &e)));
+        }
+        Ok(Received::Eof) | Err(_) => return None,
+    };
     if line.iter().all(u8::is_ascii_whitespace) {
-        return Look::Skip;
+        return Some(Look::Skip);
     }
-    match wire::parse(line) {
+    Some(match wire::parse(&line) {
         Err(e) => Look::Reply(wire::error_line(None, &e)),
         Ok(Incoming::Message(m)) if m.id.is_none() && m.method == "notifications/cancelled" => {
             if let Some(id) = cancelled_id(m.params.as_deref()) {
@@ -308,8 +297,11 @@ fn first_look(line: &[u8], shared: &Shared) -> Look {
             }
             Look::Skip
         }
-        Ok(incoming) => Look::Serve(incoming),
-    }
+        Ok(incoming) => Look::Serve(Queued {
+            incoming,
+            bytes: line.len(),
+        }),
+    })
 }
 
 /// The replies `serve` would write for the lines of `input`, in order,
@@ -358,23 +350,16 @@ fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let mut server = Server::new(settings);
     let mut input = io::Cursor::new(input);
     let mut replies = Vec::new();
-    loop {
-        let line = match wire::read_line(&mut input) {
-            Ok(Received::Text(line)) => line,
-            Ok(Received::TooLong) => {
-                replies.push(too_long());
-                continue;
-            }
-            Ok(Received::Eof) | Err(_) => return replies,
-        };
-        match first_look(&line, &shared) {
+    while let Some(look) = next_look(&mut input, &shared) {
+        match look {
             Look::Skip => {}
             Look::Reply(reply) => replies.push(reply),
-            Look::Serve(incoming) => {
-                replies.extend(handle_incoming(incoming, &mut server, &shared));
+            Look::Serve(queued) => {
+                replies.extend(handle_incoming(queued.incoming, &mut server, &shared));
             }
         }
     }
+    replies
 }
 
 /// The request id a `notifications/cancelled` names.

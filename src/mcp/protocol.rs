@@ -350,21 +350,17 @@ mod tests {
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
         let mut server = Server::new(&settings);
-        for (asked, got) in [
-            ("2025-06-18", "2025-06-18"),
-            ("2024-11-05", "2024-11-05"),
-            ("1999-01-01", LEGACY[0]),
+        for (asked, got, batches) in [
+            ("2025-06-18", "2025-06-18", false),
+            ("2024-11-05", "2024-11-05", false),
+            ("1999-01-01", LEGACY[0], false),
+            (BATCH_REVISION, BATCH_REVISION, true),
         ] {
             let Value::Object(params) = json!({"protocolVersion": asked}) else {
                 unreachable!()
             };
             assert_eq!(server.initialize(&params)["protocolVersion"], got);
+            assert_eq!(server.batches(), batches, "{asked}");
         }
-        assert!(!server.batches());
-        let Value::Object(params) = json!({"protocolVersion": BATCH_REVISION}) else {
-            unreachable!()
-        };
-        server.initialize(&params);
-        assert!(server.batches());
     }
 }

@@ -44,20 +44,15 @@ pub enum Received {
 pub fn read_line(input: &mut impl BufRead) -> io::Result<Received> {
     let mut line = Vec::new();
     let mut too_long = false;
-    loop {
+    // Whether the line ended with its `\n` (not at the end of input).
+    let newline = loop {
         let buf = match input.fill_buf() {
             Ok(buf) => buf,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(if too_long {
-                Received::TooLong
-            } else if line.is_empty() {
-                Received::Eof
-            } else {
-                Received::Text(line)
-            });
+            break false;
         }
         let (chunk, used, done) = match memchr::memchr(b'\n', buf) {
             Some(i) => (&buf[..i], i + 1, true),
@@ -72,13 +67,16 @@ pub fn read_line(input: &mut impl BufRead) -> io::Result<Received> {
         }
         input.consume(used);
         if done {
-            return Ok(if too_long {
-                Received::TooLong
-            } else {
-                Received::Text(line)
-            });
+            break true;
         }
-    }
+    };
+    Ok(if too_long {
+        Received::TooLong
+    } else if line.is_empty() && !newline {
+        Received::Eof
+    } else {
+        Received::Text(line)
+    })
 }
 
 /// A request id, as the client wrote it.
@@ -148,6 +146,13 @@ pub enum Incoming {
     /// Not a valid request; answered with this error (and the id, if one
     /// could be read).
     Invalid(Option<Id>, RpcError),
+}
+
+impl Incoming {
+    /// Not a valid request, for the reason `why`.
+    fn invalid(id: Option<Id>, why: impl Into<String>) -> Self {
+        Self::Invalid(id, RpcError::new(INVALID_REQUEST, why))
+    }
 }
 
 /// A request or a notification.
@@ -231,17 +236,17 @@ pub fn parse(line: &[u8]) -> Result<Incoming, RpcError> {
         }
         Some(b'{') => match serde_json::from_slice::<RpcFields>(line) {
             Ok(envelope) => Ok(message(envelope)),
-            Err(e) if e.is_data() => Ok(Incoming::Invalid(
+            Err(e) if e.is_data() => Ok(Incoming::invalid(
                 None,
-                RpcError::new(INVALID_REQUEST, format!("not a JSON-RPC message: {e}")),
+                format!("not a JSON-RPC message: {e}"),
             )),
             Err(e) => Err(not_json(e)),
         },
         _ => {
             serde_json::from_slice::<serde::de::IgnoredAny>(line).map_err(not_json)?;
-            Ok(Incoming::Invalid(
+            Ok(Incoming::invalid(
                 None,
-                RpcError::new(INVALID_REQUEST, "a message must be one JSON-RPC object"),
+                "a message must be one JSON-RPC object",
             ))
         }
     }
@@ -290,10 +295,7 @@ fn nests_deeper_than(line: &[u8], most: usize) -> bool {
 fn batch_item(item: &RawValue) -> Incoming {
     let text = item.get().as_bytes();
     if first_byte(text) == Some(&b'[') {
-        return Incoming::Invalid(
-            None,
-            RpcError::new(INVALID_REQUEST, "a batch cannot hold a batch"),
-        );
+        return Incoming::invalid(None, "a batch cannot hold a batch");
     }
     match parse(text) {
         Ok(incoming) => incoming,
@@ -307,10 +309,7 @@ fn message(e: RpcFields) -> Incoming {
         field => match field.given().and_then(Id::from_raw) {
             Some(id) => Some(id),
             None => {
-                return Incoming::Invalid(
-                    None,
-                    RpcError::new(INVALID_REQUEST, "a request id must be a string or a number"),
-                );
+                return Incoming::invalid(None, "a request id must be a string or a number");
             }
         },
     };
@@ -319,10 +318,7 @@ fn message(e: RpcFields) -> Incoming {
             return Incoming::Response;
         }
         Field::Absent => {
-            return Incoming::Invalid(
-                id,
-                RpcError::new(INVALID_REQUEST, "a request needs a method string"),
-            );
+            return Incoming::invalid(id, "a request needs a method string");
         }
         field => match field
             .given()
@@ -330,18 +326,12 @@ fn message(e: RpcFields) -> Incoming {
         {
             Some(method) => method,
             None => {
-                return Incoming::Invalid(
-                    id,
-                    RpcError::new(INVALID_REQUEST, "method must be a string"),
-                );
+                return Incoming::invalid(id, "method must be a string");
             }
         },
     };
     if e.jsonrpc.given().map(RawValue::get) != Some("\"2.0\"") {
-        return Incoming::Invalid(
-            id,
-            RpcError::new(INVALID_REQUEST, "a request needs \"jsonrpc\": \"2.0\""),
-        );
+        return Incoming::invalid(id, "a request needs \"jsonrpc\": \"2.0\"");
     }
     Incoming::Message(Message {
         id,
@@ -499,28 +489,21 @@ mod tests {
 
     #[test]
     fn what_is_not_a_request() {
-        let invalid = |line: &[u8]| match parse(line) {
-            Ok(Incoming::Invalid(_, e)) => e.code,
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"2.0","id":null,"method":"x"}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"2.0","id":{},"method":"x"}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"1.0","id":1,"method":"x"}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(
-            invalid(br#"{"jsonrpc":"2.0","id":1,"method":5}"#),
-            INVALID_REQUEST
-        );
-        assert_eq!(invalid(br#"{"jsonrpc":"2.0","id":1}"#), INVALID_REQUEST);
-        assert_eq!(invalid(b"42"), INVALID_REQUEST);
+        for line in [
+            &br#"{"jsonrpc":"2.0","id":null,"method":"x"}"#[..],
+            br#"{"jsonrpc":"2.0","id":{},"method":"x"}"#,
+            br#"{"jsonrpc":"1.0","id":1,"method":"x"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+            br#"{"jsonrpc":"2.0","id":1}"#,
+            b"42",
+        ] {
+            let got = parse(line);
+            assert!(
+                matches!(&got, Ok(Incoming::Invalid(_, e)) if e.code == INVALID_REQUEST),
+                "{}: {got:?}",
+                String::from_utf8_lossy(line)
+            );
+        }
         assert!(matches!(
             parse(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
             Ok(Incoming::Response)

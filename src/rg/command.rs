@@ -49,8 +49,6 @@ impl Word {
     }
 
     /// The argument as rg receives it.
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     fn arg(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
@@ -60,7 +58,6 @@ impl Word {
     }
 
     /// The word in a POSIX shell script.
-    #[cfg_attr(windows, allow(dead_code))]
     fn shell(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
@@ -88,22 +85,17 @@ impl CommandLine {
     }
 
     /// The program to run (the resolved rg).
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     pub fn program(&self) -> &str {
         &self.program
     }
 
     /// The arguments, each exactly as rg receives it.
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     pub fn args(&self) -> impl Iterator<Item = Cow<'_, str>> {
         self.words.iter().map(Word::arg)
     }
 
     /// The `sh -c` string that runs this line (Unix): `exec`, then every
     /// word, each model value quoted.
-    #[cfg_attr(windows, allow(dead_code))]
     pub fn script(&self) -> String {
         let mut script = format!("exec {}", quote(&self.program));
         for word in &self.words {
@@ -120,8 +112,6 @@ impl CommandLine {
     /// argument in quotes when it holds a space or a tab or is empty; a `"`
     /// inside as `\"`, with the backslashes before it (and before a closing
     /// quote) doubled.
-    // Windows runs these; Unix tests them.
-    #[cfg_attr(unix, allow(dead_code))]
     pub fn windows_command_line(&self) -> String {
         let mut line = format!("\"{}\"", self.program);
         for arg in self.args() {
@@ -160,8 +150,6 @@ pub const SHOWN_AS: &str = "sh -c:";
 pub const SHOWN_AS: &str = "command:";
 
 /// One argument of a Windows command line (see [`CommandLine::windows_command_line`]).
-// Windows runs these; Unix tests them.
-#[cfg_attr(unix, allow(dead_code))]
 fn push_windows_arg(line: &mut String, arg: &str) {
     let quoted = arg.is_empty() || arg.contains([' ', '\t']);
     if quoted {
@@ -252,13 +240,7 @@ pub fn grep_probe_line(rg: &str, probe: Probe, r: &GrepRequest) -> CommandLine {
     };
     let mut line = grep_words(
         rg,
-        &[
-            "--files-with-matches",
-            "--null",
-            "--sort=path",
-            "--binary",
-            "--no-mmap",
-        ],
+        &["--files-with-matches", "--null", "--sort=path"],
         &files,
     );
     match probe {
@@ -325,29 +307,24 @@ pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Command
 /// since rg's `--count` counts a match that spans lines once.
 pub fn grep_line(rg: &str, r: &GrepRequest) -> CommandLine {
     let output: &[&'static str] = match r.output {
-        Output::Content => &["--json", "--binary", "--no-mmap"],
-        Output::Files => &["--files-with-matches", "--null", "--binary", "--no-mmap"],
-        Output::Count if r.multiline => &["--json", "--binary", "--no-mmap"],
-        Output::Count => &[
-            "--count",
-            "--with-filename",
-            "--null",
-            "--binary",
-            "--no-mmap",
-        ],
+        Output::Content => &["--json"],
+        Output::Files => &["--files-with-matches", "--null"],
+        Output::Count if r.multiline => &["--json"],
+        Output::Count => &["--count", "--with-filename", "--null"],
     };
     let mut line = grep_words(rg, output, r);
     push_path(&mut line, r.path.as_deref());
     line
 }
 
-/// `rg --no-config <output flags> <search flags> --regexp=<pattern>`
-/// \[`--glob=<include>`\] \[`--glob=!<exclude>`\]: what grep and its
-/// probes share.
+/// `rg --no-config <output flags> --binary --no-mmap <search flags>
+/// --regexp=<pattern>` \[`--glob=<include>`\] \[`--glob=!<exclude>`\]:
+/// what grep and its probes share.
 fn grep_words(rg: &str, output: &[&'static str], r: &GrepRequest) -> CommandLine {
     let mut line = CommandLine::new(rg);
     line.flag("--no-config");
     line.flags(output);
+    line.flags(&["--binary", "--no-mmap"]);
     if r.ignore_case {
         line.flag("--ignore-case");
     }
@@ -400,22 +377,6 @@ mod tests {
     use super::*;
     use crate::tool::{GlobArgs, GrepArgs};
 
-    fn glob_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
-        glob_line(rg, r, root).script()
-    }
-
-    fn glob_case_script(rg: &str, r: &GlobRequest, root: Option<&str>) -> String {
-        glob_case_line(rg, r, root).script()
-    }
-
-    fn grep_script(rg: &str, r: &GrepRequest) -> String {
-        grep_line(rg, r).script()
-    }
-
-    fn grep_probe_script(rg: &str, probe: Probe, r: &GrepRequest) -> String {
-        grep_probe_line(rg, probe, r).script()
-    }
-
     fn glob(pattern: &str, path: Option<&str>) -> GlobRequest {
         let path = path.map(Into::into);
         GlobRequest::new(GlobArgs {
@@ -440,7 +401,7 @@ mod tests {
     #[test]
     fn the_glob_script() {
         assert_eq!(
-            glob_script("rg", &glob("**/*.rs", None), Some("-src")),
+            glob_line("rg", &glob("**/*.rs", None), Some("-src")).script(),
             "exec 'rg' --no-config --files --null --glob='**/*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
@@ -451,11 +412,11 @@ mod tests {
     #[test]
     fn the_grep_script() {
         assert_eq!(
-            grep_script("/opt/rg", &grep("-e it's", Some("*.{ts,tsx}"), None)),
+            grep_line("/opt/rg", &grep("-e it's", Some("*.{ts,tsx}"), None)).script(),
             r"exec '/opt/rg' --no-config --json --binary --no-mmap --regexp='-e it'\''s' --glob='*.{ts,tsx}'"
         );
         assert_eq!(
-            grep_script("rg", &grep("x", None, Some("a b"))),
+            grep_line("rg", &grep("x", None, Some("a b"))).script(),
             "exec 'rg' --no-config --json --binary --no-mmap --regexp='x' -- 'a b'"
         );
     }
@@ -463,7 +424,7 @@ mod tests {
     #[test]
     fn probe_lines() {
         assert_eq!(
-            grep_probe_script("rg", Probe::Ignored, &grep("x", Some("*.rs"), Some("p"))),
+            grep_probe_line("rg", Probe::Ignored, &grep("x", Some("*.rs"), Some("p"))).script(),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap \
              --regexp='x' --glob='*.rs' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
@@ -471,12 +432,12 @@ mod tests {
              --glob='!**/.jj' --glob='!**/.jj/**' --glob='!**/.sl' --glob='!**/.sl/**' -- 'p'"
         );
         assert_eq!(
-            grep_probe_script("rg", Probe::Case, &grep("x", None, None)),
+            grep_probe_line("rg", Probe::Case, &grep("x", None, None)).script(),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap \
              --regexp='x' --ignore-case"
         );
         assert_eq!(
-            glob_case_script("rg", &glob("A*", None), None),
+            glob_case_line("rg", &glob("A*", None), None).script(),
             "exec 'rg' --no-config --files --null --iglob='A*' --no-ignore --hidden \
              --glob='!**/.git' --glob='!**/.git/**' --glob='!**/.svn' --glob='!**/.svn/**' \
              --glob='!**/.hg' --glob='!**/.hg/**' --glob='!**/.bzr' --glob='!**/.bzr/**' \
@@ -495,13 +456,13 @@ mod tests {
             after: 2,
         };
         assert_eq!(
-            grep_script("rg", &r),
+            grep_line("rg", &r).script(),
             "exec 'rg' --no-config --json --binary --no-mmap --ignore-case --fixed-strings --context=2 \
              --type='rust' --regexp='x' --glob='*.rs'"
         );
         r.output = Output::Files;
         assert_eq!(
-            grep_script("rg", &r),
+            grep_line("rg", &r).script(),
             "exec 'rg' --no-config --files-with-matches --null --binary --no-mmap --ignore-case \
              --fixed-strings --type='rust' --regexp='x' --glob='*.rs'",
             "context is content's only"
@@ -509,7 +470,7 @@ mod tests {
         r.output = Output::Count;
         r.multiline = true;
         assert_eq!(
-            grep_script("rg", &r),
+            grep_line("rg", &r).script(),
             "exec 'rg' --no-config --json --binary --no-mmap --ignore-case --fixed-strings --multiline \
              --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'",
             "a multiline count reads --json"
@@ -517,13 +478,14 @@ mod tests {
         // Probes search the same way, files only; ignoring case already,
         // the case probe adds nothing.
         assert_eq!(
-            grep_probe_script("rg", Probe::Case, &r),
+            grep_probe_line("rg", Probe::Case, &r).script(),
             "exec 'rg' --no-config --files-with-matches --null --sort=path --binary --no-mmap --ignore-case \
              --fixed-strings --multiline --multiline-dotall --type='rust' --regexp='x' --glob='*.rs'"
         );
         let mut g = glob("*.MD", None);
         g.ignore_case = true;
-        assert!(glob_script("rg", &g, None).contains("--iglob='*.MD'"));
+        let script = glob_line("rg", &g, None).script();
+        assert!(script.contains("--iglob='*.MD'"), "{script}");
     }
 
     /// The words the script quotes are the arguments rg receives, whole.

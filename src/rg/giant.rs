@@ -129,7 +129,6 @@ impl Reader {
         }
     }
 
-    /// Bytes of the record fed so far.
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
@@ -242,12 +241,8 @@ impl Reader {
             (State::Value, b'{' | b'[') if self.stack.len() >= MAX_DEPTH => {
                 self.fail("nests deeper than rg's records do");
             }
-            (State::Value, b'{') => {
-                self.stack.push(Level::Object(None));
-            }
-            (State::Value, b'[') => {
-                self.stack.push(Level::Array(0));
-            }
+            (State::Value, b'{') => self.stack.push(Level::Object(None)),
+            (State::Value, b'[') => self.stack.push(Level::Array(0)),
             (State::Value, b'}') if in_object && !self.has_key() => self.close(),
             (State::Value, b']') if matches!(self.stack.last(), Some(Level::Array(0))) => {
                 self.close();
@@ -475,16 +470,12 @@ mod tests {
         reader.finish()
     }
 
-    fn record(line: &str) -> String {
-        format!(
-            r#"{{"type":"match","data":{{"path":{{"text":"dist/a \"b\".js"}},"lines":{{"text":"{line}"}},"line_number":7,"absolute_offset":120,"submatches":[{{"match":{{"text":"needle"}},"start":3000,"end":3006}},{{"match":{{"text":"x"}},"start":1,"end":2}}]}}}}"#
-        )
-    }
-
     #[test]
     fn keeps_what_a_preview_needs_whatever_the_chunks() {
         let line = format!("{}\\t\\u00e9{}", "a".repeat(5000), "b".repeat(100));
-        let text = record(&line);
+        let text = format!(
+            r#"{{"type":"match","data":{{"path":{{"text":"dist/a \"b\".js"}},"lines":{{"text":"{line}"}},"line_number":7,"absolute_offset":120,"submatches":[{{"match":{{"text":"needle"}},"start":3000,"end":3006}},{{"match":{{"text":"x"}},"start":1,"end":2}}]}}}}"#
+        );
         for chunk in [1, 3, 7, 100, text.len()] {
             let g = read(text.as_bytes(), chunk, 10).unwrap();
             assert_eq!(g.kind, "match");

@@ -304,6 +304,10 @@ pub fn match_path(line: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn end_record(data: EndData<'_>, want: Want) -> Result<Option<Record<'_>>, String> {
+    let path = || {
+        let path = data.path.ok_or("an end record has no path")?;
+        bytes_of(path, "end", "path")
+    };
     if want.counts {
         let matched_lines = data
             .stats
@@ -312,23 +316,15 @@ fn end_record(data: EndData<'_>, want: Want) -> Result<Option<Record<'_>>, Strin
         if matched_lines == 0 {
             return Ok(None);
         }
-        let path = data
-            .path
-            .ok_or_else(|| "an end record has no path".to_owned())
-            .and_then(|d| bytes_of(d, "end", "path"))?;
         return Ok(Some(Record::Count {
-            path,
+            path: path()?,
             matched_lines,
         }));
     }
     if data.binary_offset.is_none() {
         return Ok(None);
     }
-    let path = data
-        .path
-        .ok_or_else(|| "an end record has no path".to_owned())
-        .and_then(|d| bytes_of(d, "end", "path"))?;
-    Ok(Some(Record::Binary { path }))
+    Ok(Some(Record::Binary { path: path()? }))
 }
 
 fn lines_record<'a, S: Submatches>(

@@ -46,6 +46,8 @@ use crate::stop::Budget;
 #[cfg_attr(windows, path = "process/windows.rs")]
 mod os;
 
+pub use os::too_long;
+
 /// The longest the runner sleeps between looks at the stop channel, the
 /// deadline and rg's exit. Output wakes it at once.
 const TICK: Duration = Duration::from_millis(20);
@@ -106,7 +108,7 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
     let handback = AtomicBool::new(false);
     let (ending, reaped) = thread::scope(|scope| {
         let mut feed = Feed::new(sink);
-        let mut meter = Meter::new(spec);
+        let mut meter = Meter::new(spec.stdout_cap);
         let cut = watch(&mut child, spec.budget, &mut meter, &mut |bytes| {
             feed.push(bytes, scope, &handback);
         });
@@ -196,12 +198,6 @@ struct Reaped {
     stderr: Stderr,
 }
 
-/// Whether `e`, from [`run`], says the command line is too long for the OS
-/// (Unix: `E2BIG` from `execve`; Windows: over `CreateProcessW`'s limit).
-pub fn too_long(e: &io::Error) -> bool {
-    os::too_long(e)
-}
-
 /// Counts stdout against the cap (see [`Spec::stdout_cap`]).
 #[derive(Debug)]
 struct Meter {
@@ -210,11 +206,8 @@ struct Meter {
 }
 
 impl Meter {
-    fn new(spec: &Spec<'_>) -> Self {
-        Self {
-            cap: spec.stdout_cap,
-            counted: 0,
-        }
+    fn new(cap: u64) -> Self {
+        Self { cap, counted: 0 }
     }
 
     /// Count `chunk`; `Err(n)` when the cap is passed, with `n` the bytes
@@ -240,7 +233,6 @@ impl Meter {
         }
     }
 
-    /// Whether the cap was passed.
     fn over(&self) -> bool {
         self.counted > self.cap
     }
@@ -281,21 +273,18 @@ mod tests {
     fn every_byte_counts_against_the_cap() {
         // A record of any length counts whole, across chunks: a record
         // too large for a sink to hold is no exception.
-        let mut meter = Meter {
-            cap: 25,
-            counted: 0,
-        };
+        let mut meter = Meter::new(25);
         assert_eq!(meter.count(b"abc\n"), Ok(()));
         assert_eq!(meter.count(&[b'x'; 20]), Ok(()));
         assert_eq!(meter.counted, 24);
         // Over the cap: what fits is the first byte.
         assert_eq!(meter.count(b"ab\n"), Err(1));
-        let mut plain = Meter { cap: 5, counted: 0 };
+        let mut plain = Meter::new(5);
         assert_eq!(plain.count(b"abc"), Ok(()));
         assert_eq!(plain.count(b"defg"), Err(2));
         let mut kept = Vec::new();
         let mut feed = |bytes: &[u8]| kept.extend_from_slice(bytes);
-        let mut meter = Meter { cap: 5, counted: 0 };
+        let mut meter = Meter::new(5);
         meter.pass(b"abc", &mut feed);
         assert!(!meter.over());
         meter.pass(b"defg", &mut feed);

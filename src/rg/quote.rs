@@ -16,7 +16,6 @@
 //! start, never run a different command.
 
 /// Quote `value` as one POSIX shell word.
-#[cfg_attr(windows, allow(dead_code))]
 pub fn quote(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('\'');

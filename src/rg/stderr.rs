@@ -81,11 +81,10 @@ impl Stderr {
     /// The kept text, trimmed, lossily decoded, with the cut marked.
     pub fn excerpt(&self) -> String {
         let head = String::from_utf8_lossy(&self.head);
+        let tail = String::from_utf8_lossy(&self.tail);
         if self.omitted == 0 {
-            let tail = String::from_utf8_lossy(&self.tail);
             return format!("{head}{tail}").trim().to_owned();
         }
-        let tail = String::from_utf8_lossy(&self.tail);
         format!(
             "{} […{} bytes of stderr omitted…] {}",
             head.trim_end(),

@@ -94,7 +94,6 @@ impl Child {
         }
     }
 
-    /// Whether both pipes are done.
     pub(super) fn pipes_done(&self) -> bool {
         !self.pipes.open()
     }
@@ -148,8 +147,9 @@ impl Child {
     }
 }
 
-/// E2BIG: the argument list is too long for `execve`.
-pub(super) fn too_long(e: &io::Error) -> bool {
+/// Whether `e`, from [`run`](super::run), says the command line is too
+/// long for the OS: `E2BIG` from `execve`.
+pub fn too_long(e: &io::Error) -> bool {
     Errno::from_io_error(e) == Some(Errno::TOOBIG)
 }
 
@@ -408,26 +408,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let stop = Stop::new();
         let mut keep = Keep::default();
-        let raw = run_line(
-            &CommandLine::of("yes", &[]),
-            dir.path(),
-            &stop,
-            1 << 20,
-            &mut keep,
-        )
-        .unwrap();
+        let yes = CommandLine::of("yes", &[]);
+        let raw = run_line(&yes, dir.path(), &stop, 1 << 20, &mut keep).unwrap();
         assert_eq!(raw.ending, Ending::Overflow);
         assert!(!keep.finished && keep.bytes.len() <= 1 << 20);
         stop.cancel();
         let mut keep = Keep::default();
-        let raw = run_line(
-            &CommandLine::of("sleep", &["5"]),
-            dir.path(),
-            &stop,
-            10,
-            &mut keep,
-        )
-        .unwrap();
+        let sleep = CommandLine::of("sleep", &["5"]);
+        let raw = run_line(&sleep, dir.path(), &stop, 10, &mut keep).unwrap();
         assert_eq!(raw.ending, Ending::Halted(Halt::Cancelled));
         assert!(!keep.finished);
     }

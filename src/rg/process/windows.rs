@@ -140,7 +140,6 @@ impl Child {
         }
     }
 
-    /// Whether both pipes are done.
     pub(super) fn pipes_done(&self) -> bool {
         self.open == 0
     }
@@ -215,8 +214,9 @@ impl Child {
     }
 }
 
-/// The command line was over `CreateProcessW`'s limit.
-pub(super) fn too_long(e: &io::Error) -> bool {
+/// Whether `e`, from [`run`](super::run), says the command line is too
+/// long for the OS: over `CreateProcessW`'s limit.
+pub fn too_long(e: &io::Error) -> bool {
     e.raw_os_error() == Some(TOO_LONG)
 }
 
