@@ -152,7 +152,7 @@ fn from(r: &Report) -> String {
 }
 
 /// What one entry of `items` is called, and several.
-fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
+pub fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
     match items {
         Items::Glob(_) => ("path", "paths"),
         Items::Lines(_) => ("match", "matches"),
