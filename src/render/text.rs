@@ -9,7 +9,7 @@ use crate::escape::{escape_lines, escape_path};
 use crate::request::Ignored;
 use crate::response::{Body, Response};
 use crate::search::report::{
-    Coverage, FileCount, Hint, Items, Linked, PageFile, Report, Spill, Unsearched,
+    Coverage, FileCount, Hint, Items, PageFile, Report, Spill, Unsearched,
 };
 use crate::tool::Tool;
 
@@ -76,18 +76,12 @@ pub fn report(r: &Report) -> String {
         page(r)
     };
     // Where to look next (SPEC §4a): after an empty result, the probes'
-    // lines; before a capped page's footer, where the rest is.
+    // lines; before a capped page's footer, where the rest is (the one
+    // hint of a capped page, see `page`).
     for h in &r.hints {
-        if !matches!(h, Hint::Remainder { .. }) {
-            let _ = write!(out, "\n\n{}", hint(h, r));
-        }
+        let _ = write!(out, "\n\n{}", hint(h, r));
     }
     if r.truncated() {
-        for h in &r.hints {
-            if matches!(h, Hint::Remainder { .. }) {
-                let _ = write!(out, "\n\n{}", hint(h, r));
-            }
-        }
         if let (true, Some(next)) = (r.paged, r.next_offset()) {
             let _ = write!(out, "\n\n(Next page: offset {next}.)");
         }
@@ -206,6 +200,11 @@ pub fn ignored_warning(ignored: &Ignored) -> String {
 
 /// One hint's line (SPEC §4a).
 fn hint(h: &Hint, r: &Report) -> String {
+    // What the probes find: files grep would search, paths glob would list.
+    let (one, many, act) = match r.tool {
+        Tool::Grep => ("file", "files", "search"),
+        Tool::Glob => ("path", "paths", "list"),
+    };
     let examples = |list: &[String]| {
         list.iter()
             .map(|p| escape_path(p).into_owned())
@@ -235,18 +234,13 @@ fn hint(h: &Hint, r: &Report) -> String {
             examples: list,
         } => {
             let (verb, lead) = verb_and_lead(*n, *complete);
-            let (what, advice) = match r.tool {
-                Tool::Grep => (
-                    at_least(*n, *complete, "file", "files"),
-                    "the pattern is case-sensitive: start it with (?i) to ignore case",
-                ),
-                Tool::Glob => (
-                    at_least(*n, *complete, "path", "paths"),
-                    "globs are case-sensitive: write the case these have",
-                ),
+            let advice = match r.tool {
+                Tool::Grep => "the pattern is case-sensitive: start it with (?i) to ignore case",
+                Tool::Glob => "globs are case-sensitive: write the case these have",
             };
             format!(
-                "(Ignoring case, {what} {verb}{lead} {}; {advice})",
+                "(Ignoring case, {} {verb}{lead} {}; {advice})",
+                at_least(*n, *complete, one, many),
                 examples(list)
             )
         }
@@ -254,7 +248,33 @@ fn hint(h: &Hint, r: &Report) -> String {
             count: n,
             complete,
             examples: list,
-        } => links(r.tool, *n, *complete, list),
+        } => {
+            let (verb, lead) = verb_and_lead(*n, *complete);
+            let (them, reached) = if *n == 1 && *complete {
+                ("it", "reached through a symbolic link")
+            } else {
+                ("them", "reached through symbolic links")
+            };
+            let shown: Vec<String> = list
+                .iter()
+                .map(|linked| {
+                    let (path, link) = (escape_path(&linked.path), escape_path(&linked.link));
+                    let target = escape_path(&linked.target);
+                    // The path is the link itself (a linked file), or lies
+                    // in a linked directory.
+                    if linked.link == linked.path {
+                        format!("{path} (a link to {target})")
+                    } else {
+                        format!("{path} (via link {link} -> {target})")
+                    }
+                })
+                .collect();
+            format!(
+                "(Not searched: {} {reached} {verb}{lead} {}; pass follow: true to {act} {them})",
+                at_least(*n, *complete, one, many),
+                shown.join(", ")
+            )
+        }
         Hint::Remainder { count: n, places } => {
             let (one, many) = entry_nouns(&r.items);
             let listed: Vec<String> = places
@@ -286,39 +306,6 @@ fn verb_and_lead(n: usize, complete: bool) -> (&'static str, &'static str) {
     } else {
         ("match", ", e.g.")
     }
-}
-
-/// The link probe's line: `n` paths (at least, unless `complete`)
-/// reached through links, `list` the first few.
-fn links(tool: Tool, n: usize, complete: bool, list: &[Linked]) -> String {
-    let (verb, lead) = verb_and_lead(n, complete);
-    let (them, reached) = if n == 1 && complete {
-        ("it", "reached through a symbolic link")
-    } else {
-        ("them", "reached through symbolic links")
-    };
-    let (what, act) = match tool {
-        Tool::Grep => (at_least(n, complete, "file", "files"), "search"),
-        Tool::Glob => (at_least(n, complete, "path", "paths"), "list"),
-    };
-    let shown: Vec<String> = list
-        .iter()
-        .map(|linked| {
-            let (path, link) = (escape_path(&linked.path), escape_path(&linked.link));
-            let target = escape_path(&linked.target);
-            // The path is the link itself (a linked file), or lies in a
-            // linked directory.
-            if linked.link == linked.path {
-                format!("{path} (a link to {target})")
-            } else {
-                format!("{path} (via link {link} -> {target})")
-            }
-        })
-        .collect();
-    format!(
-        "(Not searched: {what} {reached} {verb}{lead} {}; pass follow: true to {act} {them})",
-        shown.join(", ")
-    )
 }
 
 /// `3750` as `3,750`.
