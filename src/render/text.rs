@@ -27,29 +27,24 @@ pub fn response(r: &Response) -> String {
             out
         }
     };
-    let unknown: Vec<Cow<'_, str>> = r
-        .ignored
-        .iter()
-        .filter_map(|i| match i {
-            Ignored::Unknown(name) => Some(escape_path(name)),
-            Ignored::Moot { .. } => None,
-        })
-        .collect();
+    let mut unknown = Vec::new();
+    let mut moot = Vec::new();
+    let mut why = None;
+    for ignored in &r.ignored {
+        match ignored {
+            Ignored::Unknown(name) => unknown.push(escape_path(name)),
+            Ignored::Moot { name, why: reason } => {
+                moot.push(*name);
+                why.get_or_insert(*reason);
+            }
+        }
+    }
     if !unknown.is_empty() {
         let noun = plural(unknown.len(), "argument", "arguments");
         let _ = write!(out, "\n\n(ignored unknown {noun}: {})", unknown.join(", "));
     }
-    let moot: Vec<(&str, &str)> = r
-        .ignored
-        .iter()
-        .filter_map(|i| match i {
-            Ignored::Moot { name, why } => Some((*name, *why)),
-            Ignored::Unknown(_) => None,
-        })
-        .collect();
-    if let Some((_, why)) = moot.first() {
-        let names: Vec<&str> = moot.iter().map(|&(name, _)| name).collect();
-        let _ = write!(out, "\n\n(ignored {}: {why})", names.join(", "));
+    if let Some(why) = why {
+        let _ = write!(out, "\n\n(ignored {}: {why})", moot.join(", "));
     }
     out
 }
