@@ -34,11 +34,7 @@ pub struct FileLines {
 impl FileLines {
     /// The indices of the matched lines.
     pub fn matched(&self) -> impl Iterator<Item = usize> + '_ {
-        self.lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.matched)
-            .map(|(i, _)| i)
+        (0..self.lines.len()).filter(|&i| self.lines[i].matched)
     }
 
     pub fn matches(&self) -> usize {
