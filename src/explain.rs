@@ -39,13 +39,11 @@ pub fn render(f: &Facts<'_>) -> String {
         None => line("run:", "rg was not started"),
         Some(raw) => {
             line("ended:", &ended(raw, s));
-            line(
-                "stdout:",
-                &format!(
-                    "{} bytes raw (cap {})",
-                    raw.stdout_bytes, s.limits.raw_output_max_bytes
-                ),
+            let stdout = format!(
+                "{} bytes raw (cap {})",
+                raw.stdout_bytes, s.limits.raw_output_max_bytes
             );
+            line("stdout:", &stdout);
             let stderr = if raw.stderr.is_empty() {
                 "(empty)".to_owned()
             } else {
@@ -54,10 +52,8 @@ pub fn render(f: &Facts<'_>) -> String {
                 crate::escape::escape_lines(&raw.stderr).replace('\n', "\n            ")
             };
             line("stderr:", &stderr);
-            line(
-                "elapsed:",
-                &format!("{:.1} ms", raw.elapsed.as_secs_f64() * 1000.0),
-            );
+            let elapsed = format!("{:.1} ms", raw.elapsed.as_secs_f64() * 1000.0);
+            line("elapsed:", &elapsed);
         }
     }
     match f.body {
