@@ -151,8 +151,7 @@ impl Report {
     }
 }
 
-/// Entries in the complete result: paths (glob), matched lines (grep
-/// content) or files (grep files and count).
+/// [`Report::total`] of `items`.
 fn total(items: &Items) -> usize {
     match items {
         Items::Glob(paths) | Items::Files(paths) => paths.len(),
