@@ -96,12 +96,9 @@ impl PathList {
     /// lie in memory (rg's order): a scan that reads the buffer front to
     /// back.
     pub fn raw_in_memory_order(&self, keep: impl Fn(usize) -> bool) -> impl Iterator<Item = &[u8]> {
-        let mut ranges: Vec<(usize, usize)> = self
-            .ranges
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| keep(i))
-            .map(|(_, r)| *r)
+        let mut ranges: Vec<(usize, usize)> = (0..self.len())
+            .filter(|&i| keep(i))
+            .map(|i| self.ranges[i])
             .collect();
         ranges.sort_unstable();
         ranges
