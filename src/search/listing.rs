@@ -484,10 +484,7 @@ mod tests {
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
             stop: &stop,
         };
-        let got: Vec<String> = {
-            let list = ordered_paths(listing, &w, GlobSort::Path, budget).unwrap();
-            list.all().map(std::borrow::Cow::into_owned).collect()
-        };
-        assert_eq!(got, ["a", "b", "c"]);
+        let list = ordered_paths(listing, &w, GlobSort::Path, budget).unwrap();
+        assert_eq!(list.all().collect::<Vec<_>>(), ["a", "b", "c"]);
     }
 }
