@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::error::{Error, Reason};
 use crate::locate::{DEFAULT_RG, Rg, RgSource};
+use crate::render::text::{self, count};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
 use crate::search::{Ending, RgExit, RgRun, SHOWN_AS};
@@ -38,13 +39,11 @@ pub fn render(f: &Facts<'_>) -> String {
         None => line("run:", "rg was not started"),
         Some(raw) => {
             line("ended:", &ended(raw, s));
-            line(
-                "stdout:",
-                &format!(
-                    "{} bytes raw (cap {})",
-                    raw.stdout_bytes, s.limits.raw_output_max_bytes
-                ),
+            let stdout = format!(
+                "{} bytes raw (cap {})",
+                raw.stdout_bytes, s.limits.raw_output_max_bytes
             );
+            line("stdout:", &stdout);
             let stderr = if raw.stderr.is_empty() {
                 "(empty)".to_owned()
             } else {
@@ -53,20 +52,18 @@ pub fn render(f: &Facts<'_>) -> String {
                 crate::escape::escape_lines(&raw.stderr).replace('\n', "\n            ")
             };
             line("stderr:", &stderr);
-            line(
-                "elapsed:",
-                &format!("{:.1} ms", raw.elapsed.as_secs_f64() * 1000.0),
-            );
+            let elapsed = format!("{:.1} ms", raw.elapsed.as_secs_f64() * 1000.0);
+            line("elapsed:", &elapsed);
         }
     }
     match f.body {
         Body::Results(report) => {
-            line("results:", &counts(report, s));
-            line("spill:", &spill(&report.spill, s.spill_dir.as_deref()));
             let (option, cap) = match report.items {
                 Items::Glob(_) => ("--glob-max-results", s.limits.glob_max_results),
                 _ => ("--grep-max-matches", s.limits.grep_max_matches),
             };
+            line("results:", &counts(report, &format!("{option} {cap}"), s));
+            line("spill:", &spill(&report.spill, s.spill_dir.as_deref()));
             let limit = if report.paged {
                 let (first, last) = report.entry_numbers();
                 format!(
@@ -153,30 +150,19 @@ fn ended(run: &RgRun, s: &Settings) -> String {
     }
 }
 
-fn counts(r: &Report, s: &Settings) -> String {
+/// What the search found and its page shows; `cap` names the page's cap
+/// (`--grep-max-matches 500`).
+fn counts(r: &Report, cap: &str, s: &Settings) -> String {
+    let shown = format!("{} shown ({cap})", r.shown);
     match &r.items {
-        Items::Glob(_) => format!(
-            "{} seen, {} shown (--glob-max-results {})",
-            count(r.total, "path", "paths"),
-            r.shown,
-            s.limits.glob_max_results
-        ),
-        Items::Files(_) => format!(
-            "{} seen, {} shown (--grep-max-matches {})",
-            count(r.total, "file", "files"),
-            r.shown,
-            s.limits.grep_max_matches
-        ),
+        Items::Glob(_) | Items::Files(_) => {
+            let (one, many) = text::entry_nouns(&r.items);
+            format!("{} seen, {shown}", count(r.total, one, many))
+        }
         Items::Counts(files) => format!(
-            "{} in {} seen, {} shown (--grep-max-matches {})",
-            count(
-                usize::try_from(files.iter().map(|f| f.count).sum::<u64>()).unwrap_or(usize::MAX),
-                "match",
-                "matches"
-            ),
+            "{} in {} seen, {shown}",
+            count(text::total_count(files), "match", "matches"),
             count(r.total, "file", "files"),
-            r.shown,
-            s.limits.grep_max_matches
         ),
         Items::Lines(_) => {
             let cut = r
@@ -193,20 +179,14 @@ fn counts(r: &Report, s: &Settings) -> String {
                 ),
             };
             format!(
-                "{} in {} seen, {} shown (--grep-max-matches {}); {} cut at {} bytes{binary}",
+                "{} in {} seen, {shown}; {} cut at {} bytes{binary}",
                 count(r.total, "match", "matches"),
                 count(r.total_files(), "file", "files"),
-                r.shown,
-                s.limits.grep_max_matches,
                 count(cut, "shown preview", "shown previews"),
                 s.limits.grep_max_line_bytes
             )
         }
     }
-}
-
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn spill(spill: &Spill, dir: Option<&Path>) -> String {

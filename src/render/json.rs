@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::text;
-use crate::error::{Error, ErrorCode};
+use crate::error::ErrorCode;
 use crate::response::{Body, Response};
 use crate::search::report::{Hint, Items, Report, ShownLine, Spill};
 use crate::tool::Tool;
@@ -183,13 +183,25 @@ pub fn envelope<'a>(response: &'a Response, text: &'a str) -> Envelope<'a> {
             results.warnings.extend(ignored);
             Envelope::Results(results)
         }
-        Body::Failed { error, partial } => Envelope::Failure(failure(
-            response.tool,
-            error,
-            Cow::Borrowed(text),
-            partial.as_deref(),
-            ignored.collect(),
-        )),
+        Body::Failed { error, partial } => {
+            let code = error.code();
+            Envelope::Failure(Failure {
+                version: VERSION,
+                tool: response.tool.map(Tool::as_str),
+                ok: false,
+                error: ErrorJson {
+                    name: code.name(),
+                    code: code.as_str(),
+                    message: error.to_string(),
+                    field: error.field(),
+                },
+                text: Cow::Borrowed(text),
+                partial: partial
+                    .as_deref()
+                    .map(|p| results(p, Cow::Owned(text::report(p)))),
+                warnings: ignored.collect(),
+            })
+        }
     }
 }
 
@@ -349,29 +361,5 @@ fn hint(h: &Hint) -> HintJson<'_> {
                 })
                 .collect(),
         },
-    }
-}
-
-fn failure<'a>(
-    tool: Option<Tool>,
-    error: &Error,
-    text: Cow<'a, str>,
-    partial: Option<&'a Report>,
-    warnings: Vec<String>,
-) -> Failure<'a> {
-    let code = error.code();
-    Failure {
-        version: VERSION,
-        tool: tool.map(Tool::as_str),
-        ok: false,
-        error: ErrorJson {
-            name: code.name(),
-            code: code.as_str(),
-            message: error.to_string(),
-            field: error.field(),
-        },
-        text,
-        partial: partial.map(|p| results(p, Cow::Owned(text::report(p)))),
-        warnings,
     }
 }

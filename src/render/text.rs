@@ -3,13 +3,13 @@
 //! saved result and the inline page can never format a match differently.
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
+use std::fmt::{Display, Write as _};
 
 use crate::escape::{escape_lines, escape_path};
 use crate::request::Ignored;
 use crate::response::{Body, Response};
 use crate::search::report::{
-    Coverage, FileCount, Hint, Items, Linked, PageFile, Report, Spill, Unsearched,
+    Coverage, FileCount, Hint, Items, PageFile, Report, Spill, Unsearched,
 };
 use crate::tool::Tool;
 
@@ -27,35 +27,22 @@ pub fn response(r: &Response) -> String {
             out
         }
     };
-    let unknown: Vec<&str> = r
-        .ignored
-        .iter()
-        .filter_map(|i| match i {
-            Ignored::Unknown(name) => Some(name.as_str()),
-            Ignored::Moot { .. } => None,
-        })
-        .collect();
-    if !unknown.is_empty() {
-        let noun = if unknown.len() == 1 {
-            "argument"
-        } else {
-            "arguments"
-        };
-        let names: Vec<Cow<'_, str>> = unknown.iter().map(|n| escape_path(n)).collect();
-        let _ = write!(out, "\n\n(ignored unknown {noun}: {})", names.join(", "));
+    let mut unknown = Vec::new();
+    let mut moot = Vec::new();
+    let mut why = None;
+    for ignored in &r.ignored {
+        match ignored {
+            Ignored::Unknown(name) => unknown.push(escape_path(name)),
+            Ignored::Moot { name, why: reason } => {
+                moot.push(*name);
+                why.get_or_insert(*reason);
+            }
+        }
     }
-    let moot: Vec<&str> = r
-        .ignored
-        .iter()
-        .filter_map(|i| match i {
-            Ignored::Moot { name, .. } => Some(*name),
-            Ignored::Unknown(_) => None,
-        })
-        .collect();
-    let why = r.ignored.iter().find_map(|i| match i {
-        Ignored::Moot { why, .. } => Some(*why),
-        Ignored::Unknown(_) => None,
-    });
+    if !unknown.is_empty() {
+        let noun = plural(unknown.len(), "argument", "arguments");
+        let _ = write!(out, "\n\n(ignored unknown {noun}: {})", unknown.join(", "));
+    }
     if let Some(why) = why {
         let _ = write!(out, "\n\n(ignored {}: {why})", moot.join(", "));
     }
@@ -78,24 +65,18 @@ pub fn report(r: &Report) -> String {
             "No {entries} at offset {}; the search found {}",
             r.offset, r.total
         );
-        push_binary_note(&mut past, r);
+        push_binary_note(&mut past, r, BINARY_NAMES);
         past
     } else {
         page(r)
     };
     // Where to look next (SPEC §4a): after an empty result, the probes'
-    // lines; before a capped page's footer, where the rest is.
+    // lines; before a capped page's footer, where the rest is (the one
+    // hint of a capped page, see `page`).
     for h in &r.hints {
-        if !matches!(h, Hint::Remainder { .. }) {
-            let _ = write!(out, "\n\n{}", hint(h, r));
-        }
+        let _ = write!(out, "\n\n{}", hint(h, r));
     }
     if r.truncated() {
-        for h in &r.hints {
-            if matches!(h, Hint::Remainder { .. }) {
-                let _ = write!(out, "\n\n{}", hint(h, r));
-            }
-        }
         if let (true, Some(next)) = (r.paged, r.next_offset()) {
             let _ = write!(out, "\n\n(Next page: offset {next}.)");
         }
@@ -116,61 +97,67 @@ pub fn report(r: &Report) -> String {
 
 /// The page of a result that has entries there: its header and body.
 fn page(r: &Report) -> String {
-    let from = |noun: &str| {
-        if r.offset > 0 {
-            format!(", from {noun} {}", r.first_number())
-        } else {
-            String::new()
-        }
-    };
     match &r.items {
         Items::Glob(_) => paths(r.path_page()),
-        Items::Lines(_) if r.total == 0 => format!(
-            "No matches found in text files\n\n{}",
-            binary_note(&r.binary_files, BINARY_NAMES, false)
-        ),
         Items::Lines(_) => {
-            let header = if r.truncated() {
-                format!("Found {} of {} matches{}", r.shown, r.total, from("match"))
+            let mut page = if r.total == 0 {
+                "No matches found in text files".to_owned()
             } else {
-                found(r.total)
+                format!("{}\n\n{}", page_header(r), groups(&r.line_page()))
             };
-            let mut page = format!("{header}\n\n{}", groups(&r.line_page()));
-            push_binary_note(&mut page, r);
+            push_binary_note(&mut page, r, BINARY_NAMES);
             page
         }
-        Items::Files(_) => {
-            let header = if r.truncated() {
-                format!("Found {} of {} files{}", r.shown, r.total, from("file"))
-            } else {
-                files_found(r.total)
-            };
-            format!("{header}\n\n{}", paths(r.path_page()))
-        }
+        Items::Files(_) => format!("{}\n\n{}", page_header(r), paths(r.path_page())),
         Items::Counts(files) => {
             let mut header = counts_found(total_count(files), r.total);
             if r.truncated() {
-                let _ = write!(header, " (showing {}{})", r.shown, from("file"));
+                let _ = write!(header, " (showing {}{})", r.shown, from(r));
             }
             format!("{header}\n\n{}", counts(r.count_page()))
         }
     }
 }
 
-fn push_binary_note(out: &mut String, r: &Report) {
-    if !r.binary_files.is_empty() {
-        out.push_str("\n\n");
-        out.push_str(&binary_note(&r.binary_files, BINARY_NAMES, true));
+/// The header of a page of matched lines or files: `Found N matches`, or
+/// for a page that leaves some out `Found S of N matches, from match F`.
+fn page_header(r: &Report) -> String {
+    let (_, many) = entry_nouns(&r.items);
+    if r.truncated() {
+        format!("Found {} of {} {many}{}", r.shown, r.total, from(r))
+    } else {
+        found(r)
+    }
+}
+
+/// `, from match 3`, when the page starts past the first entry.
+fn from(r: &Report) -> String {
+    if r.offset > 0 {
+        let (one, _) = entry_nouns(&r.items);
+        format!(", from {one} {}", r.first_number())
+    } else {
+        String::new()
     }
 }
 
 /// What one entry of `items` is called, and several.
-fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
+pub fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
     match items {
         Items::Glob(_) => ("path", "paths"),
         Items::Lines(_) => ("match", "matches"),
         Items::Files(_) | Items::Counts(_) => ("file", "files"),
     }
+}
+
+/// `one` when `n` is 1, else `many`.
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// `n` and what it counts: `1 file`, `2 files`.
+pub fn count<N: Copy + Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    let noun = if n == N::from(1) { one } else { many };
+    format!("{n} {noun}")
 }
 
 /// The text of a failure whose message is already a string (control
@@ -208,11 +195,10 @@ pub fn ignored_warning(ignored: &Ignored) -> String {
 
 /// One hint's line (SPEC §4a).
 fn hint(h: &Hint, r: &Report) -> String {
-    let tool = r.tool;
-    let count = |n: usize, complete: bool, one: &str, many: &str| {
-        let noun = if n == 1 { one } else { many };
-        let at_least = if complete { "" } else { "at least " };
-        format!("{at_least}{} {noun}", thousands(n))
+    // What the probes find: files grep would search, paths glob would list.
+    let (one, many, act) = match r.tool {
+        Tool::Grep => ("file", "files", "search"),
+        Tool::Glob => ("path", "paths", "list"),
     };
     let examples = |list: &[String]| {
         list.iter()
@@ -227,16 +213,12 @@ fn hint(h: &Hint, r: &Report) -> String {
             examples: list,
             path,
         } => {
-            let (verb, lead) = if *n == 1 && *complete {
-                ("matches", ":")
-            } else {
-                ("match", ", e.g.")
-            };
+            let (verb, lead) = verb_and_lead(*n, *complete);
             // A file is searched as itself; a directory, what lies there.
             let there = if list.contains(path) { "it" } else { "there" };
             format!(
                 "(Not searched: {} that ignore or hidden-file rules skip {verb}{lead} {}; pass path \"{}\" to search {there})",
-                count(*n, *complete, "file", "files"),
+                at_least(*n, *complete, "file", "files"),
                 examples(list),
                 escape_path(path)
             )
@@ -246,23 +228,14 @@ fn hint(h: &Hint, r: &Report) -> String {
             complete,
             examples: list,
         } => {
-            let (verb, lead) = if *n == 1 && *complete {
-                ("matches", ":")
-            } else {
-                ("match", ", e.g.")
-            };
-            let (what, advice) = match tool {
-                Tool::Grep => (
-                    count(*n, *complete, "file", "files"),
-                    "the pattern is case-sensitive: start it with (?i) to ignore case",
-                ),
-                Tool::Glob => (
-                    count(*n, *complete, "path", "paths"),
-                    "globs are case-sensitive: write the case these have",
-                ),
+            let (verb, lead) = verb_and_lead(*n, *complete);
+            let advice = match r.tool {
+                Tool::Grep => "the pattern is case-sensitive: start it with (?i) to ignore case",
+                Tool::Glob => "globs are case-sensitive: write the case these have",
             };
             format!(
-                "(Ignoring case, {what} {verb}{lead} {}; {advice})",
+                "(Ignoring case, {} {verb}{lead} {}; {advice})",
+                at_least(*n, *complete, one, many),
                 examples(list)
             )
         }
@@ -270,63 +243,64 @@ fn hint(h: &Hint, r: &Report) -> String {
             count: n,
             complete,
             examples: list,
-        } => links(tool, *n, *complete, list),
+        } => {
+            let (verb, lead) = verb_and_lead(*n, *complete);
+            let (them, reached) = if *n == 1 && *complete {
+                ("it", "reached through a symbolic link")
+            } else {
+                ("them", "reached through symbolic links")
+            };
+            let shown: Vec<String> = list
+                .iter()
+                .map(|linked| {
+                    let (path, link) = (escape_path(&linked.path), escape_path(&linked.link));
+                    let target = escape_path(&linked.target);
+                    // The path is the link itself (a linked file), or lies
+                    // in a linked directory.
+                    if linked.link == linked.path {
+                        format!("{path} (a link to {target})")
+                    } else {
+                        format!("{path} (via link {link} -> {target})")
+                    }
+                })
+                .collect();
+            format!(
+                "(Not searched: {} {reached} {verb}{lead} {}; pass follow: true to {act} {them})",
+                at_least(*n, *complete, one, many),
+                shown.join(", ")
+            )
+        }
         Hint::Remainder { count: n, places } => {
             let (one, many) = entry_nouns(&r.items);
-            let noun = if *n == 1 { one } else { many };
             let listed: Vec<String> = places
                 .iter()
                 .map(|(p, c)| format!("{} {}", escape_path(p), thousands(*c)))
                 .collect();
             format!(
-                "(The other {} {noun}: {})",
+                "(The other {} {}: {})",
                 thousands(*n),
+                plural(*n, one, many),
                 listed.join(", ")
             )
         }
     }
 }
 
-/// The link probe's line: `n` paths (at least, unless `complete`)
-/// reached through links, `list` the first few.
-fn links(tool: Tool, n: usize, complete: bool, list: &[Linked]) -> String {
-    let one = n == 1 && complete;
+/// A probe's count: `3 files`, or `at least 3 files` when it stopped before
+/// it found them all.
+fn at_least(n: usize, complete: bool, one: &str, many: &str) -> String {
     let at_least = if complete { "" } else { "at least " };
-    let (verb, lead, them) = if one {
-        ("matches", ":", "it")
+    format!("{at_least}{} {}", thousands(n), plural(n, one, many))
+}
+
+/// The verb for a probe's `n` paths and what leads its examples: one path
+/// `matches:`, several (or some) `match, e.g.`.
+fn verb_and_lead(n: usize, complete: bool) -> (&'static str, &'static str) {
+    if n == 1 && complete {
+        ("matches", ":")
     } else {
-        ("match", ", e.g.", "them")
-    };
-    let (noun, act) = match (tool, n == 1) {
-        (Tool::Grep, true) => ("file", "search"),
-        (Tool::Grep, false) => ("files", "search"),
-        (Tool::Glob, true) => ("path", "list"),
-        (Tool::Glob, false) => ("paths", "list"),
-    };
-    let reached = if one {
-        "reached through a symbolic link"
-    } else {
-        "reached through symbolic links"
-    };
-    let shown: Vec<String> = list
-        .iter()
-        .map(|linked| {
-            let (path, link) = (escape_path(&linked.path), escape_path(&linked.link));
-            let target = escape_path(&linked.target);
-            // The path is the link itself (a linked file), or lies in a
-            // linked directory.
-            if linked.link == linked.path {
-                format!("{path} (a link to {target})")
-            } else {
-                format!("{path} (via link {link} -> {target})")
-            }
-        })
-        .collect();
-    format!(
-        "(Not searched: {at_least}{} {noun} {reached} {verb}{lead} {}; pass follow: true to {act} {them})",
-        thousands(n),
-        shown.join(", ")
-    )
+        ("match", ", e.g.")
+    }
 }
 
 /// `3750` as `3,750`.
@@ -346,19 +320,28 @@ fn thousands(n: usize) -> String {
 /// file name them all).
 const BINARY_NAMES: usize = 20;
 
-/// The line naming the binary files that matched, at most `names` of them.
-fn binary_note(paths: &[String], names: usize, also: bool) -> String {
-    let count = paths.len();
-    let noun = if count == 1 { "file" } else { "files" };
-    let mut listed: Vec<Cow<'_, str>> = paths.iter().take(names).map(|p| escape_path(p)).collect();
-    if count > names {
-        listed.push(Cow::Owned(format!("and {} more", count - names)));
+/// After `out`, the line naming the binary files that matched, if any, at
+/// most `names` of them (`Also matched` after matched lines of text files).
+fn push_binary_note(out: &mut String, r: &Report, names: usize) {
+    let paths = &r.binary_files;
+    if paths.is_empty() {
+        return;
     }
-    let lead = if also { "Also matched" } else { "Matched" };
-    format!(
-        "({lead} in {count} binary {noun}, lines not shown: {})",
+    let mut listed: Vec<Cow<'_, str>> = paths.iter().take(names).map(|p| escape_path(p)).collect();
+    if paths.len() > names {
+        listed.push(Cow::Owned(format!("and {} more", paths.len() - names)));
+    }
+    let lead = if r.total > 0 {
+        "Also matched"
+    } else {
+        "Matched"
+    };
+    let _ = write!(
+        out,
+        "\n\n({lead} in {}, lines not shown: {})",
+        count(paths.len(), "binary file", "binary files"),
         listed.join(", ")
-    )
+    );
 }
 
 /// Why an empty search searched nothing (rg exit 2, "No files were
@@ -372,10 +355,9 @@ fn nothing_searched(typed: bool) -> &'static str {
 }
 
 fn unsearched(u: &Unsearched) -> String {
-    let noun = if u.errors == 1 { "path" } else { "paths" };
     format!(
-        "{} {noun} could not be searched; first error: {}",
-        u.errors,
+        "{} could not be searched; first error: {}",
+        count(u.errors, "path", "paths"),
         escape_path(&u.first_error)
     )
 }
@@ -394,15 +376,12 @@ pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
             let mut out = if r.total == 0 {
                 "No matches found in text files".to_owned()
             } else {
-                format!("{}{note}\n\n{}", found(r.total), groups(&r.all_lines()))
+                format!("{}{note}\n\n{}", found(r), groups(&r.all_lines()))
             };
-            if !r.binary_files.is_empty() {
-                out.push_str("\n\n");
-                out.push_str(&binary_note(&r.binary_files, usize::MAX, r.total > 0));
-            }
+            push_binary_note(&mut out, r, usize::MAX);
             out
         }
-        Items::Files(all) => format!("{}{note}\n\n{}", files_found(r.total), paths(all.all())),
+        Items::Files(all) => format!("{}{note}\n\n{}", found(r), paths(all.all())),
         Items::Counts(all) => format!(
             "{}{note}\n\n{}",
             counts_found(total_count(all), r.total),
@@ -411,20 +390,10 @@ pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
     }
 }
 
-fn found(n: usize) -> String {
-    if n == 1 {
-        "Found 1 match".to_owned()
-    } else {
-        format!("Found {n} matches")
-    }
-}
-
-fn files_found(n: usize) -> String {
-    if n == 1 {
-        "Found 1 file".to_owned()
-    } else {
-        format!("Found {n} files")
-    }
+/// `Found N matches` (grep content) or `Found N files` (grep files).
+fn found(r: &Report) -> String {
+    let (one, many) = entry_nouns(&r.items);
+    format!("Found {}", count(r.total, one, many))
 }
 
 /// The matched lines of all `files`. The sinks refuse counts whose sum
@@ -436,51 +405,25 @@ pub fn total_count(files: &[FileCount]) -> u64 {
 }
 
 fn counts_found(matches: u64, files: usize) -> String {
-    let m = if matches == 1 { "match" } else { "matches" };
-    let f = if files == 1 { "file" } else { "files" };
-    format!("Found {matches} {m} in {files} {f}")
+    format!(
+        "Found {} in {}",
+        count(matches, "match", "matches"),
+        count(files, "file", "files")
+    )
 }
 
 fn counts(list: &[FileCount]) -> String {
-    let mut out = String::new();
-    for (i, f) in list.iter().enumerate() {
-        // Given up on (see `watchdog`): nobody will read this text.
-        if crate::stop::unwanted() {
-            break;
-        }
-        if i > 0 {
-            out.push('\n');
-        }
+    joined(list, "\n", |out, f| {
         let _ = write!(out, "{}: {}", escape_path(&f.path), f.count);
-    }
-    out
+    })
 }
 
 fn paths<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> String {
-    let mut out = String::new();
-    for (i, p) in list.into_iter().enumerate() {
-        // Given up on (see `watchdog`): nobody will read this text.
-        if crate::stop::unwanted() {
-            break;
-        }
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(&escape_path(p.as_ref()));
-    }
-    out
+    joined(list, "\n", |out, p| out.push_str(&escape_path(p.as_ref())))
 }
 
 fn groups(page: &[PageFile<'_>]) -> String {
-    let mut out = String::new();
-    for (i, (path, lines)) in page.iter().enumerate() {
-        // Given up on (see `watchdog`): nobody will read this text.
-        if crate::stop::unwanted() {
-            break;
-        }
-        if i > 0 {
-            out.push_str("\n\n");
-        }
+    joined(page, "\n\n", |out, (path, lines)| {
         out.push_str(&escape_path(path));
         for (gap, line) in lines {
             if *gap {
@@ -489,19 +432,32 @@ fn groups(page: &[PageFile<'_>]) -> String {
             let mark = if line.matched { ':' } else { '-' };
             let _ = write!(out, "\nLine {}{mark} {}", line.number, line.preview);
         }
+    })
+}
+
+/// Each of `list` written by `write`, `separator` between them.
+fn joined<T>(
+    list: impl IntoIterator<Item = T>,
+    separator: &str,
+    mut write: impl FnMut(&mut String, T),
+) -> String {
+    let mut out = String::new();
+    for (i, item) in list.into_iter().enumerate() {
+        // Given up on (see `watchdog`): nobody will read this text.
+        if crate::stop::unwanted() {
+            break;
+        }
+        if i > 0 {
+            out.push_str(separator);
+        }
+        write(&mut out, item);
     }
     out
 }
 
 fn cap_footer(r: &Report) -> String {
     let showing = match r.items {
-        Items::Glob(_) if r.offset > 0 => format!(
-            "Showing {} of {} paths, from path {}. ",
-            r.shown,
-            r.total,
-            r.first_number()
-        ),
-        Items::Glob(_) => format!("Showing {} of {} paths. ", r.shown, r.total),
+        Items::Glob(_) => format!("Showing {} of {} paths{}. ", r.shown, r.total, from(r)),
         _ => String::new(),
     };
     match (&r.spill, &r.items) {

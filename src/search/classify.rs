@@ -61,11 +61,6 @@ pub fn classify(
     run: &Finished,
     evidence: Evidence<'_>,
 ) -> Result<Coverage, SearchError> {
-    let Evidence {
-        has_results,
-        malformed,
-        typed,
-    } = evidence;
     let stderr = || run.stderr.excerpt();
     let fail = |reason| Err(SearchError::new(tool, reason));
     let code = match exit {
@@ -93,7 +88,7 @@ pub fn classify(
             });
         }
     }
-    if let Some(detail) = malformed {
+    if let Some(detail) = evidence.malformed {
         if matches!(code, 0..=2) {
             return fail(Reason::MalformedOutput {
                 detail: detail.to_owned(),
@@ -102,13 +97,13 @@ pub fn classify(
     }
     match code {
         0 | 1 => Ok(Coverage::Complete),
-        2 if has_results => Ok(Coverage::Unsearched(Unsearched {
+        2 if evidence.has_results => Ok(Coverage::Unsearched(Unsearched {
             errors: run.stderr.messages.max(1),
             first_error: run.stderr.first_message(),
         })),
-        2 if any_message_starts(&run.stderr, NOTHING_SEARCHED) => {
-            Ok(Coverage::NothingSearched { typed })
-        }
+        2 if any_message_starts(&run.stderr, NOTHING_SEARCHED) => Ok(Coverage::NothingSearched {
+            typed: evidence.typed,
+        }),
         2 if TARGET_ERRORS.iter().any(|e| run.stderr.contains(e)) => fail(Reason::Target {
             status: code,
             stderr: stderr(),

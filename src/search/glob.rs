@@ -11,7 +11,7 @@ use super::listing::{self, ListingSink};
 use super::page::Paging;
 use super::paths::Workdir;
 use super::probes;
-use super::report::{Coverage, Items, Report};
+use super::report::{Coverage, Hint, Items, PathList, Report};
 use super::run::{self, Replay, SearchFailure, Searched};
 use crate::error::{SearchError, TimeoutPage};
 use crate::request::{Context, GlobRequest};
@@ -67,9 +67,13 @@ fn result(
     let workdir = Workdir::new(&settings.workdir);
     let listed = listing::lists_a_path(&sink.bytes, &workdir);
     let timed_out = |listing: Option<Vec<u8>>| {
+        // What it found, in path order (no time is left to stat).
         let partial = listing
-            .and_then(|l| partial_page(l, r, &workdir, budget, settings))
-            .map(Box::new);
+            .and_then(|l| {
+                listing::ordered_paths(l, &workdir, GlobSort::Path, run::grace(budget)).ok()
+            })
+            .filter(|paths| paths.len() > 0)
+            .map(|paths| Box::new(report(r, settings, paths, Coverage::Complete, Vec::new())));
         let page = match (&partial, settings.glob_sort) {
             (None, _) => TimeoutPage::Nothing,
             (Some(_), GlobSort::Path) => TimeoutPage::Ordered,
@@ -122,44 +126,30 @@ fn result(
     } else {
         Vec::new()
     };
-    Ok(Report::new(
-        Tool::Glob,
-        Items::Glob(paths),
-        paging(r, settings),
-        coverage,
-        Vec::new(),
-        hints,
-    ))
+    Ok(report(r, settings, paths, coverage, hints))
 }
 
-fn paging(r: &GlobRequest, settings: &Settings) -> Paging {
-    Paging {
+/// The report of glob's ordered `paths`, capped by `--glob-max-results`.
+fn report(
+    r: &GlobRequest,
+    settings: &Settings,
+    paths: PathList,
+    coverage: Coverage,
+    hints: Vec<Hint>,
+) -> Report {
+    let paging = Paging {
         cap: settings.limits.glob_max_results.get(),
         page: r.page,
         context: Context::default(),
-    }
-}
-
-/// What a timed-out glob found, in path order (no time is left to stat).
-fn partial_page(
-    listing: Vec<u8>,
-    r: &GlobRequest,
-    workdir: &Workdir,
-    budget: Budget<'_>,
-    settings: &Settings,
-) -> Option<Report> {
-    let grace = run::grace(budget);
-    let paths = listing::ordered_paths(listing, workdir, GlobSort::Path, grace).ok()?;
-    (paths.len() > 0).then(|| {
-        Report::new(
-            Tool::Glob,
-            Items::Glob(paths),
-            paging(r, settings),
-            Coverage::Complete,
-            Vec::new(),
-            Vec::new(),
-        )
-    })
+    };
+    Report::new(
+        Tool::Glob,
+        Items::Glob(paths),
+        paging,
+        coverage,
+        Vec::new(),
+        hints,
+    )
 }
 
 /// The directory a glob with no PATH can be walked from instead of the

@@ -93,35 +93,32 @@ enum Collect<'w> {
 
 impl Sink for Collect<'_> {
     fn chunk(&mut self, bytes: &[u8]) {
-        match self {
-            Self::Lines(sink) => sink.chunk(bytes),
-            Self::Files(sink, _) => sink.chunk(bytes),
-            Self::Counts(sink, _) => sink.chunk(bytes),
-        }
+        self.sink().chunk(bytes);
     }
 
     fn finish(&mut self) {
-        match self {
-            Self::Lines(sink) => sink.finish(),
-            Self::Files(sink, _) => sink.finish(),
-            Self::Counts(sink, _) => sink.finish(),
-        }
+        self.sink().finish();
     }
 
     fn skim(&mut self, bytes: &[u8]) {
-        if let Self::Lines(sink) = self {
-            sink.skim(bytes);
-        }
+        self.sink().skim(bytes);
     }
 
     fn overflowed(&mut self) {
-        if let Self::Lines(sink) = self {
-            sink.overflowed();
-        }
+        self.sink().overflowed();
     }
 }
 
 impl Collect<'_> {
+    /// The mode's own sink, which each call of the runner goes to.
+    fn sink(&mut self) -> &mut dyn Sink {
+        match self {
+            Self::Lines(sink) => sink.as_mut(),
+            Self::Files(sink, _) => sink,
+            Self::Counts(sink, _) => sink,
+        }
+    }
+
     fn has_results(&self) -> bool {
         match self {
             Self::Lines(sink) => sink.has_matches(),

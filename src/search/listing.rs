@@ -57,31 +57,19 @@ impl CountSink {
             Some((record[..nul].to_vec(), count))
         });
         let counted = parsed.as_ref().map(|(_, n)| self.counted.checked_add(*n));
-        match (parsed, counted) {
+        let problem = match (parsed, counted) {
             (Some(entry), Some(Some(counted))) => {
                 self.counted = counted;
                 self.counts.push(entry);
+                return;
             }
-            (Some(_), _) => {
-                self.error.get_or_insert_with(|| {
-                    format!(
-                        "record {}: {}, {}",
-                        self.records,
-                        super::matches::too_many_counted(),
-                        crate::rg::read_excerpt(record)
-                    )
-                });
-            }
-            (None, _) => {
-                self.error.get_or_insert_with(|| {
-                    format!(
-                        "record {}: expected a count of rg's form (a path, NUL, a number), {}",
-                        self.records,
-                        crate::rg::read_excerpt(record)
-                    )
-                });
-            }
-        }
+            (Some(_), _) => super::matches::too_many_counted(),
+            (None, _) => "expected a count of rg's form (a path, NUL, a number)".to_owned(),
+        };
+        self.error.get_or_insert_with(|| {
+            let read = crate::rg::read_excerpt(record);
+            format!("record {}: {problem}, {read}", self.records)
+        });
     }
 
     /// The first record that was not a count, described.
@@ -496,10 +484,7 @@ mod tests {
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(60),
             stop: &stop,
         };
-        let got: Vec<String> = {
-            let list = ordered_paths(listing, &w, GlobSort::Path, budget).unwrap();
-            list.all().map(std::borrow::Cow::into_owned).collect()
-        };
-        assert_eq!(got, ["a", "b", "c"]);
+        let list = ordered_paths(listing, &w, GlobSort::Path, budget).unwrap();
+        assert_eq!(list.all().collect::<Vec<_>>(), ["a", "b", "c"]);
     }
 }

@@ -151,8 +151,7 @@ impl Report {
     }
 }
 
-/// Entries in the complete result: paths (glob), matched lines (grep
-/// content) or files (grep files and count).
+/// [`Report::total`] of `items`.
 fn total(items: &Items) -> usize {
     match items {
         Items::Glob(paths) | Items::Files(paths) => paths.len(),
@@ -211,12 +210,9 @@ fn lines_on_page(
         };
         for i in block {
             // rg's `--` between blocks of context that do not touch.
-            let gap = match lines.last() {
-                Some((_, previous)) => {
-                    context.any() && previous.number.checked_add(1) != Some(file.lines[i].number)
-                }
-                None => false,
-            };
+            let gap = lines.last().is_some_and(|(_, previous)| {
+                context.any() && previous.number.checked_add(1) != Some(file.lines[i].number)
+            });
             lines.push((gap, &file.lines[i]));
         }
     }

@@ -333,35 +333,92 @@ mod tests {
     }
 
     #[test]
-    fn paths_with_empty_components_are_placed() {
-        let leaves = [
-            ("//home/me/proj/a.rs", 2),
-            ("//home/me/proj/sub/b.rs", 1),
-            ("//home/me/proj/sub/c.rs", 1),
+    fn places_are_named_as_narrowly_as_they_hold() {
+        type Counts<'a> = &'a [(&'a str, usize)];
+        let cases: [(Leaf, Counts<'_>, Counts<'_>); 12] = [
+            // Paths with empty components are placed.
+            (
+                Leaf::File,
+                &[
+                    ("//home/me/proj/a.rs", 2),
+                    ("//home/me/proj/sub/b.rs", 1),
+                    ("//home/me/proj/sub/c.rs", 1),
+                ],
+                &[
+                    ("//home/me/proj/a.rs", 2),
+                    ("//home/me/proj/sub/b.rs", 1),
+                    ("//home/me/proj/sub/c.rs", 1),
+                ],
+            ),
+            (
+                Leaf::FilesIn,
+                &[("//home/me/proj", 3), ("//home/me/proj/sub", 3)],
+                &[("//home/me/proj/", 3), ("//home/me/proj/sub/", 3)],
+            ),
+            (
+                Leaf::File,
+                &[("a//b/x", 2), ("a//b/y", 2), ("a/c", 1), ("///z", 1)],
+                &[("a//b/", 4), ("///z", 1), ("a/c", 1)],
+            ),
+            (
+                Leaf::FilesIn,
+                &[("a//b", 2), ("a/", 1), ("/", 1), ("", 1)],
+                &[("a/", 3), ("./", 1), ("/", 1)],
+            ),
+            // One big directory is split into its parts.
+            (
+                Leaf::File,
+                &[
+                    ("packages/a/x.ts", 3000),
+                    ("packages/b/y.ts", 700),
+                    ("docs/z.md", 50),
+                ],
+                &[
+                    ("packages/a/x.ts", 3000),
+                    ("packages/b/y.ts", 700),
+                    ("docs/z.md", 50),
+                ],
+            ),
+            (
+                Leaf::FilesIn,
+                &[("packages/a", 3000), ("packages/b", 700), ("docs", 50)],
+                &[("packages/a/", 3000), ("packages/b/", 700), ("docs/", 50)],
+            ),
+            // Files in the workdir, and ties in path order.
+            (
+                Leaf::FilesIn,
+                &[("", 3), ("b", 2), ("a", 2)],
+                &[("./", 3), ("a/", 2), ("b/", 2)],
+            ),
+            (
+                Leaf::File,
+                &[("z.rs", 1), ("y.rs", 1), ("x.rs", 1), ("w.rs", 1)],
+                &[("w.rs", 1), ("x.rs", 1), ("y.rs", 1)],
+            ),
+            (Leaf::File, &[], &[]),
+            // Absolute paths keep their root.
+            (
+                Leaf::File,
+                &[("/opt/a/x.rs", 2), ("/opt/b/y.rs", 1), ("opt/c.rs", 1)],
+                &[("/opt/a/x.rs", 2), ("/opt/b/y.rs", 1), ("opt/c.rs", 1)],
+            ),
+            (
+                Leaf::FilesIn,
+                &[("/opt/a", 2), ("/opt/b", 1), ("opt", 1)],
+                &[("/opt/a/", 2), ("/opt/b/", 1), ("opt/", 1)],
+            ),
+            // 500 files directly in src/, 3,000 under src/gen/: src/ is
+            // split only if its parts lose at most a tenth of it, and they
+            // lose none.
+            (
+                Leaf::FilesIn,
+                &[("src", 500), ("src/gen", 3000), ("lib", 10)],
+                &[("src/gen/", 3000), ("src/", 500), ("lib/", 10)],
+            ),
         ];
-        assert_eq!(
-            places(&leaves, Leaf::File),
-            named(&[
-                ("//home/me/proj/a.rs", 2),
-                ("//home/me/proj/sub/b.rs", 1),
-                ("//home/me/proj/sub/c.rs", 1),
-            ])
-        );
-        let leaves = [("//home/me/proj", 3), ("//home/me/proj/sub", 3)];
-        assert_eq!(
-            places(&leaves, Leaf::FilesIn),
-            named(&[("//home/me/proj/", 3), ("//home/me/proj/sub/", 3)])
-        );
-        let leaves = [("a//b/x", 2), ("a//b/y", 2), ("a/c", 1), ("///z", 1)];
-        assert_eq!(
-            places(&leaves, Leaf::File),
-            named(&[("a//b/", 4), ("///z", 1), ("a/c", 1)])
-        );
-        let leaves = [("a//b", 2), ("a/", 1), ("/", 1), ("", 1)];
-        assert_eq!(
-            places(&leaves, Leaf::FilesIn),
-            named(&[("a/", 3), ("./", 1), ("/", 1)])
-        );
+        for (leaf, leaves, want) in cases {
+            assert_eq!(places(leaves, leaf), named(want), "{leaf:?} {leaves:?}");
+        }
     }
 
     fn places(leaves: &[(&str, usize)], leaf: Leaf) -> Vec<(String, usize)> {
@@ -399,72 +456,6 @@ mod tests {
         assert_eq!(
             places(&leaves, Leaf::File),
             named(&[("src/", 38), ("tests/", 6)])
-        );
-    }
-
-    #[test]
-    fn one_big_directory_is_split_into_its_parts() {
-        let leaves = [
-            ("packages/a/x.ts", 3000),
-            ("packages/b/y.ts", 700),
-            ("docs/z.md", 50),
-        ];
-        assert_eq!(
-            places(&leaves, Leaf::File),
-            named(&[
-                ("packages/a/x.ts", 3000),
-                ("packages/b/y.ts", 700),
-                ("docs/z.md", 50)
-            ])
-        );
-        let leaves = [("packages/a", 3000), ("packages/b", 700), ("docs", 50)];
-        assert_eq!(
-            places(&leaves, Leaf::FilesIn),
-            named(&[("packages/a/", 3000), ("packages/b/", 700), ("docs/", 50)])
-        );
-    }
-
-    #[test]
-    fn files_in_the_workdir_and_ties_in_path_order() {
-        assert_eq!(
-            places(&[("", 3), ("b", 2), ("a", 2)], Leaf::FilesIn),
-            named(&[("./", 3), ("a/", 2), ("b/", 2)])
-        );
-        assert_eq!(
-            places(
-                &[("z.rs", 1), ("y.rs", 1), ("x.rs", 1), ("w.rs", 1)],
-                Leaf::File
-            ),
-            named(&[("w.rs", 1), ("x.rs", 1), ("y.rs", 1)])
-        );
-        assert_eq!(places(&[], Leaf::File), Vec::new());
-    }
-
-    #[test]
-    fn absolute_paths_keep_their_root() {
-        assert_eq!(
-            places(
-                &[("/opt/a/x.rs", 2), ("/opt/b/y.rs", 1), ("opt/c.rs", 1)],
-                Leaf::File
-            ),
-            named(&[("/opt/a/x.rs", 2), ("/opt/b/y.rs", 1), ("opt/c.rs", 1)])
-        );
-        assert_eq!(
-            places(&[("/opt/a", 2), ("/opt/b", 1), ("opt", 1)], Leaf::FilesIn),
-            named(&[("/opt/a/", 2), ("/opt/b/", 1), ("opt/", 1)])
-        );
-    }
-
-    #[test]
-    fn a_directory_with_files_of_its_own_keeps_them_apart() {
-        // 500 files directly in src/, 3,000 under src/gen/: src/ is split
-        // only if its parts lose at most a tenth of it, and they lose none.
-        assert_eq!(
-            places(
-                &[("src", 500), ("src/gen", 3000), ("lib", 10)],
-                Leaf::FilesIn
-            ),
-            named(&[("src/gen/", 3000), ("src/", 500), ("lib/", 10)])
         );
     }
 

@@ -34,27 +34,19 @@ pub fn preview(line: &[u8], first_match: Option<(usize, usize)>, cap: usize) -> 
     // a match (widened to whole characters) that ends past it gets the
     // window instead.
     let cut = floor_boundary(line, cap);
-    let text = match first_match {
+    match first_match {
         Some((start, end))
             if start < line.len() && ceil_boundary(line, end.min(line.len())) > cut =>
         {
-            let (from, to) = window(line, start, end.min(line.len()), cap);
-            format!(
-                "{WINDOW_MARK}{}{TRUNCATED_MARK}",
-                String::from_utf8_lossy(&line[from..to])
-            )
+            window_preview(line, start, end.min(line.len()), cap)
         }
-        _ => format!("{}{TRUNCATED_MARK}", String::from_utf8_lossy(&line[..cut])),
-    };
-    Preview {
-        text,
-        truncated: true,
+        _ => head_preview(line, cap),
     }
 }
 
-/// The preview of a line known only by its first bytes, `head`: the rest
-/// of it is longer than any cap (a line too large to hold, see
-/// `rg::giant`), so it is truncated whatever `head` holds.
+/// The preview of a line longer than `cap` known by its first bytes,
+/// `head`: cut at the cap, and truncated whatever `head` holds (the rest of
+/// a line too large to hold, see `rg::giant`, is longer than any cap).
 pub fn head_preview(head: &[u8], cap: usize) -> Preview {
     let to = floor_boundary(head, cap.min(head.len()));
     Preview {
@@ -63,9 +55,9 @@ pub fn head_preview(head: &[u8], cap: usize) -> Preview {
     }
 }
 
-/// The window preview of the match at `start..end` of `region`, a part of
-/// a line too long to hold, read from its file: `…`, at most `cap` bytes
-/// around the match, the mark (SPEC §4).
+/// The window preview of the match at `start..end` of `region`, a line
+/// longer than `cap` or a part of one too long to hold, read from its
+/// file: `…`, at most `cap` bytes around the match, the mark (SPEC §4).
 pub fn window_preview(region: &[u8], start: usize, end: usize, cap: usize) -> Preview {
     let (from, to) = window(region, start, end, cap);
     Preview {

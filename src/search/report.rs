@@ -34,11 +34,7 @@ pub struct FileLines {
 impl FileLines {
     /// The indices of the matched lines.
     pub fn matched(&self) -> impl Iterator<Item = usize> + '_ {
-        self.lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.matched)
-            .map(|(i, _)| i)
+        (0..self.lines.len()).filter(|&i| self.lines[i].matched)
     }
 
     pub fn matches(&self) -> usize {
@@ -100,12 +96,9 @@ impl PathList {
     /// lie in memory (rg's order): a scan that reads the buffer front to
     /// back.
     pub fn raw_in_memory_order(&self, keep: impl Fn(usize) -> bool) -> impl Iterator<Item = &[u8]> {
-        let mut ranges: Vec<(usize, usize)> = self
-            .ranges
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| keep(i))
-            .map(|(_, r)| *r)
+        let mut ranges: Vec<(usize, usize)> = (0..self.len())
+            .filter(|&i| keep(i))
+            .map(|i| self.ranges[i])
             .collect();
         ranges.sort_unstable();
         ranges
