@@ -150,14 +150,13 @@ pub fn entry_nouns(items: &Items) -> (&'static str, &'static str) {
 }
 
 /// `one` when `n` is 1, else `many`.
-fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
+fn plural<'a, N: Copy + PartialEq + From<u8>>(n: N, one: &'a str, many: &'a str) -> &'a str {
+    if n == N::from(1) { one } else { many }
 }
 
 /// `n` and what it counts: `1 file`, `2 files`.
 pub fn count<N: Copy + Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
-    let noun = if n == N::from(1) { one } else { many };
-    format!("{n} {noun}")
+    format!("{n} {}", plural(n, one, many))
 }
 
 /// The text of a failure whose message is already a string (control
