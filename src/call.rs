@@ -5,6 +5,7 @@
 use crate::arguments::Arguments;
 use crate::error::{Error, Reason};
 use crate::explain;
+use crate::index::Index;
 use crate::render;
 use crate::response::{Body, Response};
 use crate::search::{self, SearchFailure, report::Report, report::Spill};
@@ -15,10 +16,18 @@ use crate::tool::Tool;
 
 /// Answer one call of `tool`. Its request is `Err` when the arguments broke
 /// a rule of SPEC §3; `stop` (a signal, a cancellation) ends the search.
-pub fn respond(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) -> Response {
+/// A server's grep asks its `index` (doc/SPEC.md §11); the one-shot
+/// command line has none, and scans.
+pub fn respond(
+    tool: Tool,
+    args: Arguments,
+    settings: &Settings,
+    stop: &Stop,
+    index: Option<&Index>,
+) -> Response {
     let (body, explain) = match args.request {
         Ok(request) => {
-            let outcome = search::search(&request, settings, stop);
+            let outcome = search::search(&request, settings, stop, index);
             let body = body(tool, outcome.result, settings);
             let explain = settings.explain.then(|| {
                 explain::render(&explain::Facts {
@@ -27,6 +36,7 @@ pub fn respond(tool: Tool, args: Arguments, settings: &Settings, stop: &Stop) ->
                     script: &outcome.script,
                     rg_version: outcome.rg_version.as_deref(),
                     rg_run: outcome.rg_run.as_ref(),
+                    index: outcome.index.as_deref(),
                     body: &body,
                 })
             });

@@ -15,7 +15,9 @@ use clap::builder::PossibleValue;
 
 use crate::error::exit_status_help;
 use crate::locate::DEFAULT_RG;
-use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Options};
+use crate::settings::{
+    DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, IndexMode, Limits, Options,
+};
 use crate::spill::DEFAULT_HINT;
 use crate::tool::{
     self, ArgKind, Argument, FromReader, GlobArgs, GrepArgs, Reader, Tool, ToolArgs,
@@ -233,6 +235,19 @@ pub struct GlobalArgs {
         global = true
     )]
     pub glob_sort: GlobSort,
+
+    /// mcp: keep an index of the workdir, so that grep reads only the
+    /// files that can hold a match (same results; --explain says what it
+    /// did). The one-shot commands always scan
+    #[arg(
+        long,
+        env = "DSH_SEARCH_INDEX",
+        value_enum,
+        value_name = "MODE",
+        default_value = "auto",
+        global = true
+    )]
+    pub index: IndexMode,
 }
 
 /// `--format`: settings' own type, so nothing copies it (settings never
@@ -261,6 +276,21 @@ impl ValueEnum for GlobSort {
             Self::Newest => PossibleValue::new("newest").help("Modification time, newest first"),
             Self::Oldest => PossibleValue::new("oldest").help("Modification time, oldest first"),
             Self::Path => PossibleValue::new("path").help("Path, byte order"),
+        })
+    }
+}
+
+/// `--index`.
+impl ValueEnum for IndexMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Self::Auto, Self::Off]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Self::Auto => PossibleValue::new("auto")
+                .help("Build it in the background; scan until it is ready"),
+            Self::Off => PossibleValue::new("off").help("Always scan"),
         })
     }
 }
@@ -419,6 +449,7 @@ impl GlobalArgs {
             spill_hint: self.spill_hint.clone(),
             explain: self.explain,
             mcp_structured: self.mcp_structured,
+            index: self.index,
         }
     }
 }

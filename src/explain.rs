@@ -22,6 +22,8 @@ pub struct Facts<'a> {
     pub script: &'a str,
     pub rg_version: Option<&'a str>,
     pub rg_run: Option<&'a RgRun>,
+    /// What the index did (a server's grep only).
+    pub index: Option<&'a str>,
     pub body: &'a Body,
 }
 
@@ -35,6 +37,9 @@ pub fn render(f: &Facts<'_>) -> String {
     line(SHOWN_AS, f.script);
     line("workdir:", &s.workdir.display().to_string());
     line("rg:", &rg(&s.rg, f.rg_version));
+    if let Some(index) = f.index {
+        line("index:", index);
+    }
     match f.rg_run {
         None => line("run:", "rg was not started"),
         Some(raw) => {

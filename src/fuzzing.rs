@@ -59,6 +59,7 @@ fn settings(limits: Limits, glob_sort: GlobSort) -> Settings {
         spill_hint: String::new(),
         explain: false,
         mcp_structured: true,
+        index: crate::settings::IndexMode::Off,
     }
 }
 

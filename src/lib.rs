@@ -17,6 +17,7 @@ mod explain;
 #[doc(hidden)]
 pub mod fuzzing;
 mod generate;
+mod index;
 mod locate;
 mod mcp;
 mod render;
@@ -121,7 +122,7 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
     let ignored = args.ignored.clone();
     let worker_stop = Arc::clone(stop);
     let answered = watchdog::run(stop, timeout, move || {
-        let mut response = call::respond(tool, args, &settings, &worker_stop);
+        let mut response = call::respond(tool, args, &settings, &worker_stop, None);
         Answer {
             explain: response.explain.take(),
             stdout: render::stdout(&response, format),

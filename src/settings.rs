@@ -8,6 +8,7 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use crate::index::IndexMode;
 use crate::locate::Rg;
 
 /// Order of glob results (SPEC §2); ties are always broken by path.
@@ -71,6 +72,7 @@ pub struct Options {
     pub spill_hint: String,
     pub explain: bool,
     pub mcp_structured: bool,
+    pub index: IndexMode,
 }
 
 /// Everything one call needs besides its request.
@@ -94,6 +96,8 @@ pub struct Settings {
     /// MCP: also send each result as `structuredContent`, with an
     /// `outputSchema` on each tool (SPEC §9).
     pub mcp_structured: bool,
+    /// Whether `mcp` keeps an index of the workdir (SPEC §11).
+    pub index: IndexMode,
 }
 
 impl Settings {
@@ -129,6 +133,7 @@ impl Settings {
             spill_hint: options.spill_hint,
             explain: options.explain,
             mcp_structured: options.mcp_structured,
+            index: options.index,
         }
     }
 

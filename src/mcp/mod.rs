@@ -36,6 +36,7 @@ use serde_json::value::RawValue;
 
 use crate::diag;
 use crate::error::{ErrorCode, Exit};
+use crate::index::{Index, IndexMode};
 use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
@@ -66,7 +67,9 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         ));
         return Exit::Failed(ErrorCode::SearchFailed);
     }
-    let mut server = Server::new(settings);
+    let index = Index::start(settings, settings.index);
+    wait_for_index(&index);
+    let mut server = Server::new(settings, index);
     loop {
         if let Some(signal) = stop.signal() {
             signals::die_if_fatal(stop);
@@ -92,6 +95,21 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         if let Some(reply) = reply {
             shared.write(&reply);
         }
+    }
+}
+
+/// A test seam, honoured by every build (the suite also runs the release
+/// binaries): with `DSH_SEARCH_TEST_INDEX_WAIT_MS` set, the server waits
+/// that long at most for its index before it serves, so that the tests
+/// and the benchmark know which calls the index answers. Without it the
+/// first calls scan while the index is built (doc/SPEC.md §11).
+fn wait_for_index(index: &Index) {
+    let wait = std::env::var("DSH_SEARCH_TEST_INDEX_WAIT_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map(Duration::from_millis);
+    if let Some(wait) = wait {
+        index.wait_ready(wait);
     }
 }
 
@@ -347,7 +365,8 @@ pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
 fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let stop = Arc::new(Stop::new());
     let shared = Shared::new(&stop);
-    let mut server = Server::new(settings);
+    // The fuzz target's server keeps no index: no thread, no watcher.
+    let mut server = Server::new(settings, Index::start(settings, IndexMode::Off));
     let mut input = io::Cursor::new(input);
     let mut replies = Vec::new();
     while let Some(look) = next_look(&mut input, &shared) {

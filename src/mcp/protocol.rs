@@ -35,6 +35,9 @@ use super::wire::{INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOC
 use crate::arguments;
 use crate::call;
 use crate::diag;
+use crate::index::Index;
+#[cfg(test)]
+use crate::index::IndexMode;
 use crate::render;
 use crate::response::Response;
 use crate::schema;
@@ -73,14 +76,19 @@ enum Era {
 pub struct Server {
     /// Shared with each call's worker.
     settings: Arc<Settings>,
+    /// The workdir's index (doc/SPEC.md §11), shared with each worker.
+    index: Arc<Index>,
     legacy: Option<&'static str>,
     abandoned: Vec<JoinHandle<()>>,
 }
 
 impl Server {
-    pub fn new(settings: &Settings) -> Self {
+    /// A server answering with `index` (`Index::start`, or one that is
+    /// off).
+    pub fn new(settings: &Settings, index: Index) -> Self {
         Self {
             settings: Arc::new(settings.clone()),
+            index: Arc::new(index),
             legacy: None,
             abandoned: Vec::new(),
         }
@@ -211,8 +219,9 @@ impl Server {
         let ignored = args.ignored.clone();
         let settings = Arc::clone(&self.settings);
         let worker_stop = Arc::clone(stop);
+        let index = Arc::clone(&self.index);
         let answered = watchdog::run(stop, settings.timeout(), move || {
-            let response = call::respond(tool, args, &settings, &worker_stop);
+            let response = call::respond(tool, args, &settings, &worker_stop, Some(&index));
             if let Some(explain) = &response.explain {
                 diag::write(explain);
             }
@@ -349,7 +358,7 @@ mod tests {
     #[test]
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
-        let mut server = Server::new(&settings);
+        let mut server = Server::new(&settings, Index::start(&settings, IndexMode::Off));
         for (asked, got, batches) in [
             ("2025-06-18", "2025-06-18", false),
             ("2024-11-05", "2024-11-05", false),

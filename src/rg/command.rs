@@ -306,13 +306,95 @@ pub fn glob_links_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> Command
 /// and one file is a tree of one file, SPEC §3a); a count of a multiline search reads `--json`'s per-file `matched_lines`,
 /// since rg's `--count` counts a match that spans lines once.
 pub fn grep_line(rg: &str, r: &GrepRequest) -> CommandLine {
-    let output: &[&'static str] = match r.output {
+    let mut line = grep_words(rg, output_flags(r), r);
+    push_path(&mut line, r.path.as_deref());
+    line
+}
+
+/// The flags that pick what rg prints for the output mode of `r`.
+fn output_flags(r: &GrepRequest) -> &'static [&'static str] {
+    match r.output {
         Output::Content => &["--json"],
         Output::Files => &["--files-with-matches", "--null"],
         Output::Count if r.multiline => &["--json"],
         Output::Count => &["--count", "--with-filename", "--null"],
-    };
-    let mut line = grep_words(rg, output, r);
+    }
+}
+
+/// The most bytes of one command line over explicit paths
+/// ([`grep_over_lines`]): on Unix the `sh -c` string is one argument, and
+/// Linux takes at most 128 KiB in one (`MAX_ARG_STRLEN`); on Windows a
+/// command line holds at most 32,767 UTF-16 units. Both with room to spare.
+#[cfg(unix)]
+pub const LINE_MAX: usize = 120 * 1024;
+#[cfg(windows)]
+pub const LINE_MAX: usize = 32_000;
+
+/// The grep `r` over the files `paths` instead of its walk (the index's
+/// candidates, doc/SPEC.md §11): [`grep_line`]'s words, then `--` and as
+/// many paths as fit in [`LINE_MAX`], in as many lines as that takes (at
+/// least one, with `empty` as its only path when `paths` is empty: a
+/// directory that holds nothing, so rg still judges the pattern and the
+/// type as the scan's rg does). rg searches a path it is given whatever
+/// its ignore rules, globs and type say: the caller gives only the files
+/// the walk would search.
+pub fn grep_over_lines(
+    rg: &str,
+    r: &GrepRequest,
+    paths: &[String],
+    empty: &str,
+) -> Vec<CommandLine> {
+    let mut head = grep_words(rg, output_flags(r), r);
+    head.flag("--");
+    if paths.is_empty() {
+        head.words.push(Word::Value(empty.to_owned()));
+        return vec![head];
+    }
+    let base = head.as_run().len();
+    let mut lines = Vec::new();
+    let mut line = head.clone();
+    let mut len = base;
+    for path in paths {
+        let word = Word::Value(path.clone());
+        let width = 1 + word_width(&word);
+        if len + width > LINE_MAX && len > base {
+            lines.push(std::mem::replace(&mut line, head.clone()));
+            len = base;
+        }
+        line.words.push(word);
+        len += width;
+    }
+    lines.push(line);
+    lines
+}
+
+/// The bytes (Unix) or UTF-16 units (Windows) `word` takes in the line as run.
+fn word_width(word: &Word) -> usize {
+    #[cfg(unix)]
+    return word.shell().len();
+    #[cfg(windows)]
+    {
+        let mut one = String::new();
+        push_windows_arg(&mut one, &word.arg());
+        one.encode_utf16().count()
+    }
+}
+
+/// `rg --no-config --files --null`, with the type and globs of the grep
+/// `r` and its path: the files its walk searches, as rg names them.
+pub fn grep_files_line(rg: &str, r: &GrepRequest) -> CommandLine {
+    let mut line = CommandLine::new(rg);
+    line.flags(&["--no-config", "--files", "--null"]);
+    if r.follow {
+        line.flag("--follow");
+    }
+    if let Some(file_type) = &r.file_type {
+        line.valued("--type=", file_type);
+    }
+    if let Some(include) = &r.include {
+        line.valued("--glob=", include);
+    }
+    push_exclude(&mut line, r.exclude.as_deref());
     push_path(&mut line, r.path.as_deref());
     line
 }

@@ -61,6 +61,15 @@ impl Stderr {
         }
     }
 
+    /// Add what a later run of rg wrote (the index runs one rg per
+    /// chunk of its candidates): as if one rg had written both.
+    pub fn append(&mut self, other: &Stderr) {
+        self.push(&other.head);
+        self.omitted = self.omitted.saturating_add(other.omitted);
+        self.push(&other.tail);
+        self.close();
+    }
+
     pub(super) fn close(&mut self) {
         self.end_line();
     }

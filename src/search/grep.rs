@@ -14,28 +14,133 @@ use super::probes;
 use super::report::{Coverage, Hint, Items, Report};
 use super::run::{self, Replay, SearchFailure, Searched};
 use super::types;
-use crate::error::{ArgumentError, SearchError, TimeoutPage};
+use crate::error::{ArgumentError, Reason, SearchError, TimeoutPage};
+use crate::index::Plan;
 use crate::request::{GrepRequest, Output};
 use crate::rg::command::{self, CommandLine, Probe};
 use crate::rg::json::Want;
 use crate::rg::process::Finished;
-use crate::rg::{Ending, Sink};
+use crate::rg::{Ending, RgExit, Sink};
 use crate::settings::Settings;
 use crate::stop::{Budget, Halt};
 use crate::tool::Tool;
 
-/// Run the grep `r` within `budget`.
-pub(super) fn search(r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Searched {
-    let line = command::grep_line(run::rg_for_line(settings), r);
+/// Run the grep `r` within `budget`: over its walk, or over the files the
+/// index's `plan` names (doc/SPEC.md §11).
+pub(super) fn search(
+    r: &GrepRequest,
+    settings: &Settings,
+    budget: Budget<'_>,
+    plan: Option<Plan>,
+) -> Searched {
+    let rg = run::rg_for_line(settings);
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes.get();
     let mut sink = collect(r, &workdir, line_cap, matches::record_bound(line_cap));
-    match run::execute(Tool::Grep, &line, settings, budget, &mut sink) {
+    let lines = match plan {
+        Some(Plan::Paths { paths, empty, .. }) => command::grep_over_lines(rg, r, &paths, &empty),
+        Some(Plan::Scan(_)) | None => vec![command::grep_line(rg, r)],
+    };
+    let script = match lines.len() {
+        1 => lines[0].as_run(),
+        n => format!("{} (the first of {n} command lines)", lines[0].as_run()),
+    };
+    match over(&lines, settings, budget, &mut sink) {
         Ok(finished) => {
             let result = result(r, settings, budget, &finished, sink);
-            (line.as_run(), Some(finished), result)
+            (script, Some(finished), result)
         }
-        Err(e) => (line.as_run(), None, Err(e.into())),
+        Err(e) => (script, None, Err(e.into())),
+    }
+}
+
+/// Run `lines` one after the other into `sink`, as if one rg had run:
+/// their stdout one stream under the one cap, the sink told of its end
+/// once, after the last; the exit of a run that failed (2) over one that
+/// matched (0) over one that did not (1); their stderr in order. A run
+/// cut short (a limit, a signal) ends the whole.
+fn over(
+    lines: &[CommandLine],
+    settings: &Settings,
+    budget: Budget<'_>,
+    sink: &mut Collect<'_>,
+) -> Result<Finished, SearchError> {
+    let cap = settings.limits.raw_output_max_bytes.get();
+    let mut merged: Option<Finished> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let used = merged.as_ref().map_or(0, |m| m.stdout_bytes);
+        let mut chained = Chained {
+            sink: &mut *sink,
+            last: i + 1 == lines.len(),
+        };
+        let left = cap.saturating_sub(used);
+        let finished = run::execute_within(Tool::Grep, line, settings, budget, &mut chained, left)?;
+        let whole = match merged.take() {
+            None => finished,
+            Some(mut m) => {
+                m.stdout_bytes += finished.stdout_bytes;
+                m.elapsed += finished.elapsed;
+                m.stderr.append(&finished.stderr);
+                m.ending = match (m.ending, finished.ending) {
+                    (Ending::Exited(RgExit::Status(a)), Ending::Exited(RgExit::Status(b))) => {
+                        Ending::Exited(RgExit::Status(merge_status(a, b)))
+                    }
+                    (_, later) => later,
+                };
+                m
+            }
+        };
+        let went_on = matches!(whole.ending, Ending::Exited(RgExit::Status(0..=2)));
+        let exited = matches!(whole.ending, Ending::Exited(_));
+        merged = Some(whole);
+        if !went_on {
+            if exited && i + 1 < lines.len() {
+                // rg ended by itself: the sink hears of it, as after a scan.
+                sink.finish();
+            }
+            break;
+        }
+    }
+    // `grep_over_lines` gives at least one line.
+    merged.ok_or_else(|| SearchError::new(Tool::Grep, Reason::CommandTooLong { bytes: 0 }))
+}
+
+/// rg's exit over two parts of one search: an error (2) wins, then a
+/// match (0), then no match (1); any other status is kept as it is.
+fn merge_status(a: i32, b: i32) -> i32 {
+    match (a, b) {
+        (0..=2, 0..=2) if a == 2 || b == 2 => 2,
+        (0..=2, 0..=2) if a == 0 || b == 0 => 0,
+        (0..=2, 0..=2) => 1,
+        (0..=2, other) => other,
+        (other, _) => other,
+    }
+}
+
+/// One run's view of the call's sink: the sink hears of the stream's end
+/// only after the last run.
+struct Chained<'s, 'w> {
+    sink: &'s mut Collect<'w>,
+    last: bool,
+}
+
+impl Sink for Chained<'_, '_> {
+    fn chunk(&mut self, bytes: &[u8]) {
+        self.sink.chunk(bytes);
+    }
+
+    fn finish(&mut self) {
+        if self.last {
+            self.sink.finish();
+        }
+    }
+
+    fn skim(&mut self, bytes: &[u8]) {
+        self.sink.skim(bytes);
+    }
+
+    fn overflowed(&mut self) {
+        self.sink.overflowed();
     }
 }
 

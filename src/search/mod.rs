@@ -24,6 +24,7 @@ mod types;
 
 use std::time::{Duration, Instant};
 
+use crate::index::Index;
 use crate::request::Request;
 use crate::rg::process::{self, Finished};
 use crate::settings::Settings;
@@ -47,18 +48,33 @@ pub struct Outcome {
     pub rg_run: Option<RgRun>,
     /// The first line of `rg --version`, asked only for `--explain`.
     pub rg_version: Option<String>,
+    /// What the index did for this call (a server's grep), for
+    /// `--explain`: `answered, 12 of 198,138 files are candidates (3
+    /// dirty)`, `scanned (no required literal)`.
+    pub index: Option<String>,
 }
 
 /// Run `request` under `settings`, within `--timeout-ms` from now; `stop`
-/// (a signal, a cancellation) ends it early.
-pub fn search(request: &Request, settings: &Settings, stop: &Stop) -> Outcome {
+/// (a signal, a cancellation) ends it early. A grep asks `index` (a
+/// server's, doc/SPEC.md §11) which files to search.
+pub fn search(
+    request: &Request,
+    settings: &Settings,
+    stop: &Stop,
+    index: Option<&Index>,
+) -> Outcome {
     let budget = Budget {
         deadline: Instant::now() + settings.timeout(),
         stop,
     };
+    let mut described = None;
     let (script, rg_run, result) = match request {
         Request::Glob(r) => glob::search(r, settings, budget),
-        Request::Grep(r) => grep::search(r, settings, budget),
+        Request::Grep(r) => {
+            let plan = index.map(|index| index.plan(r, settings, budget));
+            described = plan.as_ref().map(crate::index::describe);
+            grep::search(r, settings, budget, plan)
+        }
     };
     // Tests only: a defect in our own work after rg ended, on purpose.
     #[cfg(debug_assertions)]
@@ -75,6 +91,7 @@ pub fn search(request: &Request, settings: &Settings, stop: &Stop) -> Outcome {
         script,
         rg_run: rg_run.as_ref().map(RgRun::of),
         rg_version,
+        index: described,
     }
 }
 

@@ -110,12 +110,26 @@ pub fn execute<S: Sink>(
     budget: Budget<'_>,
     sink: &mut S,
 ) -> Result<Finished, SearchError> {
+    let cap = settings.limits.raw_output_max_bytes.get();
+    execute_within(tool, line, settings, budget, sink, cap)
+}
+
+/// [`execute`] with `stdout_cap` bytes of rg's stdout left (a run over
+/// one chunk of the index's candidates shares the call's cap).
+pub fn execute_within<S: Sink>(
+    tool: Tool,
+    line: &CommandLine,
+    settings: &Settings,
+    budget: Budget<'_>,
+    sink: &mut S,
+    stdout_cap: u64,
+) -> Result<Finished, SearchError> {
     check_ready(tool, settings)?;
     let spec = Spec {
         line,
         workdir: &settings.workdir,
         budget,
-        stdout_cap: settings.limits.raw_output_max_bytes.get(),
+        stdout_cap,
     };
     process::run(&spec, sink).map_err(|e| {
         let reason = if process::too_long(&e) {

@@ -1,0 +1,218 @@
+//! The index of a long-lived `dsh-search mcp` (doc/SPEC.md §11): grep
+//! answered from the files that can hold a match instead of every file,
+//! with the bytes the scan gives.
+//!
+//! - `query`: what a pattern requires, as a trigram query;
+//! - `grams`: the trigrams of every file, and a query's answer;
+//! - `tree`: the files the scan searches (rg's own `ignore` crate), each
+//!   directory watched before it is read, and the index built over them;
+//! - `watch` (Linux): inotify, read to its end before each call.
+//!
+//! [`Index::plan`] is all a grep sees: the candidate files, named as rg
+//! names them, or why this call scans. The search then runs the same rg
+//! command over those files (`rg::command::grep_over_lines`). Nothing here
+//! shapes what the model reads: a plan only narrows the files rg opens.
+//!
+//! How it stays exact:
+//! - the file set is rg's: the walk uses rg's crate and rg's defaults,
+//!   and the first build checks it against `rg --files` (any difference:
+//!   no index); a call with a path, type, include or exclude asks
+//!   `rg --files` itself for its files, kept until the tree's shape
+//!   changes;
+//! - a file changed since it was read (a watcher event, drained before
+//!   each call) is a candidate, as is a file the index never read;
+//! - a change to the tree's shape (an entry created, removed or renamed,
+//!   an ignore file changed) re-walks before the next call plans;
+//! - lost events (the kernel's queue overflowed) drop the index until it
+//!   is rebuilt; every call scans meanwhile.
+
+mod grams;
+pub mod query;
+#[cfg(target_os = "linux")]
+mod tree;
+#[cfg(target_os = "linux")]
+mod watch;
+
+use std::fmt;
+
+use crate::request::GrepRequest;
+use crate::settings::Settings;
+use crate::stop::Budget;
+
+#[cfg(target_os = "linux")]
+mod live;
+
+/// Whether `dsh-search mcp` keeps an index (`--index`, SPEC §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IndexMode {
+    #[default]
+    Auto,
+    Off,
+}
+
+/// What one grep call does: search these files, or scan.
+#[derive(Debug)]
+pub enum Plan {
+    /// rg searches `paths` (at most `files` of them; `dirty` changed since
+    /// they were read); `empty` is a directory holding nothing, searched
+    /// when there is no candidate.
+    Paths {
+        paths: Vec<String>,
+        files: usize,
+        dirty: usize,
+        empty: String,
+    },
+    Scan(Why),
+}
+
+/// Why a call scans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Why {
+    Off,
+    /// The index is being built (or rebuilt after lost events).
+    NotReady,
+    /// The index cannot be kept here, and why.
+    Unavailable(String),
+    NoLiteral,
+    /// This many percent of the files are candidates.
+    TooMany(usize),
+    /// The call follows links: the index walks without.
+    Follow,
+    /// Listing the call's files did not go cleanly.
+    Listing(String),
+    /// A candidate's name is not UTF-8, and cannot be passed to rg.
+    Unnamed,
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Off => f.write_str("off"),
+            Why::NotReady => f.write_str("not ready"),
+            Why::Unavailable(why) => write!(f, "unavailable: {why}"),
+            Why::NoLiteral => f.write_str("no required literal"),
+            Why::TooMany(percent) => write!(f, "{percent}% of files are candidates"),
+            Why::Follow => f.write_str("follow: links are outside the index"),
+            Why::Listing(why) => write!(f, "the call's files could not be listed: {why}"),
+            Why::Unnamed => f.write_str("a candidate's name is not UTF-8"),
+        }
+    }
+}
+
+/// What `--explain` says of a plan: `answered, 12 of 198,138 files are
+/// candidates (3 dirty)` or `scanned (no required literal)`.
+pub fn describe(plan: &Plan) -> String {
+    match plan {
+        Plan::Paths {
+            paths,
+            files,
+            dirty,
+            ..
+        } => format!(
+            "answered, {} of {} files are candidates ({} dirty)",
+            grouped(paths.len()),
+            grouped(*files),
+            grouped(*dirty)
+        ),
+        Plan::Scan(why) => format!("scanned ({why})"),
+    }
+}
+
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The index of one server's workdir, or the reason there is none.
+pub struct Index {
+    #[cfg(target_os = "linux")]
+    live: Option<live::Live>,
+    why_not: Why,
+}
+
+impl Index {
+    /// Start building the index of `settings.workdir` in the background
+    /// (`--index auto`), or say why there is none.
+    pub fn start(settings: &Settings, mode: IndexMode) -> Self {
+        if mode == IndexMode::Off {
+            return Self::none(Why::Off);
+        }
+        #[cfg(target_os = "linux")]
+        {
+            match live::Live::start(settings) {
+                Ok(live) => Self {
+                    live: Some(live),
+                    why_not: Why::NotReady,
+                },
+                Err(why) => Self::none(Why::Unavailable(why)),
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = settings;
+            Self::none(Why::Unavailable(
+                "no watcher here promises that a change is seen before the next call".to_owned(),
+            ))
+        }
+    }
+
+    fn none(why_not: Why) -> Self {
+        Self {
+            #[cfg(target_os = "linux")]
+            live: None,
+            why_not,
+        }
+    }
+
+    /// The plan for the grep `r`, within `budget` (listing a filtered
+    /// call's files runs rg).
+    pub fn plan(&self, r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Plan {
+        #[cfg(target_os = "linux")]
+        if let Some(live) = &self.live {
+            return live.plan(r, settings, budget);
+        }
+        let _ = (r, settings, budget);
+        Plan::Scan(self.why_not.clone())
+    }
+
+    /// Wait until the index is ready or has failed, at most `timeout`
+    /// (the tests' and the benchmark's way to know the index answers).
+    pub fn wait_ready(&self, timeout: std::time::Duration) -> bool {
+        #[cfg(target_os = "linux")]
+        if let Some(live) = &self.live {
+            return live.wait_ready(timeout);
+        }
+        let _ = timeout;
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_lines_group_thousands() {
+        let plan = Plan::Paths {
+            paths: vec!["a".into(); 12],
+            files: 198_138,
+            dirty: 3,
+            empty: String::new(),
+        };
+        assert_eq!(
+            describe(&plan),
+            "answered, 12 of 198,138 files are candidates (3 dirty)"
+        );
+        assert_eq!(
+            describe(&Plan::Scan(Why::TooMany(61))),
+            "scanned (61% of files are candidates)"
+        );
+    }
+}
