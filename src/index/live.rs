@@ -20,8 +20,9 @@ use crate::settings::Settings;
 use crate::stop::Budget;
 
 /// Changed and new files the index carries as candidates before it is
-/// rebuilt: this many, or one in a hundred of its files if more.
-const REBUILD_AFTER: usize = 1_000;
+/// rebuilt (in the background, while this index still answers): this
+/// many, or one in a thousand of its files if more.
+const REBUILD_AFTER: usize = 64;
 /// The size under which an index is kept whatever the bytes it covers:
 /// the half-the-bytes bound is for big trees; a small tree's index is
 /// mostly the per-trigram table, and costs nothing to keep.
@@ -194,7 +195,7 @@ impl Live {
         };
         let plan = ready.candidates(&query, &files, &shared.workdir, self.empty.path());
         let unknown = files.names.len().saturating_sub(ready.ids.len());
-        if ready.dirty.len() + unknown > REBUILD_AFTER.max(ready.ids.len() / 100)
+        if ready.dirty.len() + unknown > REBUILD_AFTER.max(ready.ids.len() / 1000)
             && state.during_build.is_none()
         {
             state.rebuild = true;
@@ -444,6 +445,9 @@ impl Ready {
 
     /// The plan over `files` for `query`.
     fn candidates(&self, query: &Query, files: &Listing, workdir: &Path, empty: &Path) -> Plan {
+        if files.names.is_empty() {
+            return Plan::Scan(Why::NoFiles);
+        }
         let bits = self.postings.answer(query);
         let mut paths = Vec::new();
         let mut dirty = 0;

@@ -82,6 +82,9 @@ pub enum Why {
     Listing(String),
     /// A candidate's name is not UTF-8, and cannot be passed to rg.
     Unnamed,
+    /// The call's filters leave no file: rg's walk says so in its own
+    /// words, which only a walk gives.
+    NoFiles,
 }
 
 impl fmt::Display for Why {
@@ -95,6 +98,7 @@ impl fmt::Display for Why {
             Why::Follow => f.write_str("follow: links are outside the index"),
             Why::Listing(why) => write!(f, "the call's files could not be listed: {why}"),
             Why::Unnamed => f.write_str("a candidate's name is not UTF-8"),
+            Why::NoFiles => f.write_str("the filters leave no file to search"),
         }
     }
 }

@@ -39,6 +39,8 @@ pub const KILLED: &str = if cfg!(windows) {
 /// hint a test expects never depends on the machine's load (a test of the
 /// floor itself removes it).
 const PROBE_FLOOR: (&str, &str) = ("DSH_SEARCH_TEST_PROBE_FLOOR_MS", "30000");
+/// How long a test's MCP server waits for its index before it serves.
+pub const INDEX_WAIT: (&str, &str) = ("DSH_SEARCH_TEST_INDEX_WAIT_MS", "20000");
 
 /// Every test process is killed after this long; no test waits on luck.
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -294,6 +296,16 @@ impl TestDir {
             .env("XDG_CONFIG_HOME", self.home.path())
             .env("DSH_SEARCH_RG", real_rg())
             .env(PROBE_FLOOR.0, PROBE_FLOOR.1);
+        // The MCP server's index (SPEC §11): on, and waited for, so that
+        // every server test runs with calls the index answers; or off,
+        // when the suite runs with DSH_SEARCH_TEST_INDEX_MODE=off (CI runs
+        // the MCP tests both ways).
+        match std::env::var("DSH_SEARCH_TEST_INDEX_MODE").as_deref() {
+            Ok("off") => cmd.env("DSH_SEARCH_INDEX", "off"),
+            _ => cmd
+                .env("DSH_SEARCH_INDEX", "auto")
+                .env(INDEX_WAIT.0, INDEX_WAIT.1),
+        };
         cmd
     }
 
@@ -478,7 +490,9 @@ pub fn describe_command(cmd: &std::process::Command) -> String {
         .filter(|(k, v)| {
             let harness = matches!(k.as_ref(), "HOME" | "XDG_CONFIG_HOME")
                 || (k == "DSH_SEARCH_RG" && v == real_rg())
-                || (k == PROBE_FLOOR.0 && v == PROBE_FLOOR.1);
+                || (k == PROBE_FLOOR.0 && v == PROBE_FLOOR.1)
+                || (k == INDEX_WAIT.0 && v == INDEX_WAIT.1)
+                || k == "DSH_SEARCH_INDEX";
             !harness
         })
         .map(|(k, v)| format!("{k}={v}"))

@@ -21,6 +21,9 @@ mod smoke;
 mod generated;
 // --explain on stderr, stdout unchanged.
 mod explain;
+// The MCP server's index: the scan's bytes while the tree changes.
+#[cfg(unix)]
+mod index;
 // glob against real rg: order, caps, VCS dirs, path display.
 mod glob;
 // grep against real rg: grouping, caps, previews, paths, environment.
