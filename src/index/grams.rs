@@ -3,8 +3,6 @@
 //! a time and then frozen into one buffer; and a [`Query`] answered as a
 //! set of file numbers.
 
-use std::collections::HashMap;
-
 #[cfg(test)]
 use super::query::gram;
 use super::query::{Gram, Query, fold};
@@ -15,7 +13,10 @@ const GRAMS: usize = 1 << 24;
 /// The postings while files are added, in file-number order.
 #[derive(Default)]
 pub struct Builder {
-    lists: HashMap<Gram, Open>,
+    /// Trigram → its list in `opens` (`u32::MAX`: none yet); a table
+    /// rather than a map, since every byte of every file looks one up.
+    slots: Vec<u32>,
+    opens: Vec<(Gram, Open)>,
     files: u32,
     /// One bit per trigram: seen in the file being added.
     seen: Vec<u64>,
@@ -38,6 +39,7 @@ impl Builder {
         self.files += 1;
         if self.seen.is_empty() {
             self.seen = vec![0; GRAMS / 64];
+            self.slots = vec![u32::MAX; GRAMS];
         }
         let mut window = 0u32;
         for (i, &b) in content.iter().enumerate() {
@@ -53,11 +55,16 @@ impl Builder {
         }
         for g in self.this_file.drain(..) {
             self.seen[(g / 64) as usize] = 0;
-            let open = self.lists.entry(g).or_default();
+            let open = open_list(&mut self.slots, &mut self.opens, g);
             push_gap(&mut open.bytes, id + 1 - open.next);
             open.next = id + 1;
         }
         id
+    }
+
+    /// Files added so far.
+    pub fn files(&self) -> u32 {
+        self.files
     }
 
     /// Add a file whose content is not known: it holds no trigram here,
@@ -67,18 +74,34 @@ impl Builder {
         self.files - 1
     }
 
+    /// The files of `later` after this builder's, numbered on from them.
+    pub fn append(&mut self, later: Builder) {
+        let shift = self.files;
+        if self.slots.is_empty() {
+            self.slots = vec![u32::MAX; GRAMS];
+        }
+        for (g, open) in later.opens {
+            // The first gap counts from file 0 in `later`: re-count it
+            // from this builder's last file holding `g`.
+            let (first, rest) = read_gap(&open.bytes);
+            let mine = open_list(&mut self.slots, &mut self.opens, g);
+            push_gap(&mut mine.bytes, first + shift - mine.next);
+            mine.bytes.extend_from_slice(rest);
+            mine.next = open.next + shift;
+        }
+        self.files += later.files;
+    }
+
     pub fn freeze(self) -> Postings {
-        let mut keys: Vec<Gram> = self.lists.keys().copied().collect();
-        keys.sort_unstable();
+        let mut opens = self.opens;
+        opens.sort_unstable_by_key(|(g, _)| *g);
+        let keys: Vec<Gram> = opens.iter().map(|(g, _)| *g).collect();
         let mut offsets = Vec::with_capacity(keys.len() + 1);
-        let total = self.lists.values().map(|o| o.bytes.len()).sum();
+        let total = opens.iter().map(|(_, o)| o.bytes.len()).sum();
         let mut bytes = Vec::with_capacity(total);
-        let mut lists = self.lists;
-        for g in &keys {
+        for (_, open) in opens {
             offsets.push(bytes.len());
-            if let Some(open) = lists.remove(g) {
-                bytes.extend_from_slice(&open.bytes);
-            }
+            bytes.extend_from_slice(&open.bytes);
         }
         offsets.push(bytes.len());
         Postings {
@@ -90,6 +113,16 @@ impl Builder {
     }
 }
 
+/// The list of `g`, made empty the first time.
+fn open_list<'a>(slots: &mut [u32], opens: &'a mut Vec<(Gram, Open)>, g: Gram) -> &'a mut Open {
+    let slot = &mut slots[g as usize];
+    if *slot == u32::MAX {
+        *slot = opens.len() as u32;
+        opens.push((g, Open::default()));
+    }
+    &mut opens[*slot as usize].1
+}
+
 /// Write `gap` (at least 1) as LEB128.
 fn push_gap(out: &mut Vec<u8>, mut gap: u32) {
     while gap >= 0x80 {
@@ -97,6 +130,19 @@ fn push_gap(out: &mut Vec<u8>, mut gap: u32) {
         gap >>= 7;
     }
     out.push(gap as u8);
+}
+
+/// The first gap of `bytes` and what follows it.
+fn read_gap(bytes: &[u8]) -> (u32, &[u8]) {
+    let (mut gap, mut shift) = (0u32, 0);
+    for (i, &b) in bytes.iter().enumerate() {
+        gap |= u32::from(b & 0x7F) << shift;
+        shift += 7;
+        if b & 0x80 == 0 {
+            return (gap, &bytes[i + 1..]);
+        }
+    }
+    (gap, &[])
 }
 
 /// The frozen index.
@@ -243,6 +289,21 @@ mod tests {
         assert_eq!(ids(p.answer(&q(r"E\x00x"))), Some(vec![2]));
         assert_eq!(ids(p.answer(&q("absent"))), Some(vec![]));
         assert_eq!(p.answer(&q("a.")), None);
+    }
+
+    #[test]
+    fn builders_appended_number_on() {
+        let mut a = Builder::default();
+        let mut b = Builder::default();
+        for i in 0..300u32 {
+            let builder = if i < 150 { &mut a } else { &mut b };
+            builder.add(if i % 7 == 0 { b"xyz" } else { b"abc" });
+        }
+        a.append(b);
+        let p = a.freeze();
+        let bits = p.list(gram(b'x', b'y', b'z'));
+        let ids: Vec<u32> = (0..300).filter(|&i| bits.contains(i)).collect();
+        assert_eq!(ids, (0..300).filter(|i| i % 7 == 0).collect::<Vec<_>>());
     }
 
     #[test]

@@ -42,6 +42,8 @@ struct Shared {
     /// The resolved rg, which the first walk is checked against.
     rg: Option<String>,
     watcher: Watcher,
+    /// `--explain`: say on stderr when a build ends, and what it cost.
+    explain: bool,
     state: Mutex<State>,
     /// Signalled when a build is asked for, or when one ends.
     changed: Condvar,
@@ -73,8 +75,9 @@ struct Ready {
     postings: Postings,
     /// Files the index could not read: always candidates.
     always: Bits,
-    /// Files changed since they were read.
+    /// Files changed since they were read, by name and by number.
     dirty: HashSet<String>,
+    dirty_ids: Bits,
     /// The tree's shape changed: walk again before planning.
     stale: bool,
     /// The files the scan searches now (the build's, or the latest walk's).
@@ -95,11 +98,37 @@ struct Key {
     exclude: Option<String>,
 }
 
-/// Files as rg names them; `lossy` those whose name is not UTF-8.
+/// Files as rg names them, each with its number in the index (`None`: a
+/// file the index has not read); `lossy` those whose name is not UTF-8.
 #[derive(Default)]
 struct Listing {
     names: Vec<String>,
+    ids: Vec<Option<u32>>,
     lossy: HashSet<String>,
+}
+
+impl Listing {
+    /// `names` numbered by `ids` (the index's names, relative to
+    /// `workdir`), looked up once, when the listing is made.
+    fn new(
+        names: Vec<String>,
+        lossy: HashSet<String>,
+        ids: &HashMap<String, u32>,
+        workdir: &Path,
+    ) -> Self {
+        let numbers = names
+            .iter()
+            .map(|name| match ids.get(name.as_str()) {
+                Some(&id) => Some(id),
+                None => relative(name, workdir).and_then(|rel| ids.get(&rel).copied()),
+            })
+            .collect();
+        Self {
+            names,
+            ids: numbers,
+            lossy,
+        }
+    }
 }
 
 impl Live {
@@ -113,6 +142,7 @@ impl Live {
             workdir: settings.workdir.clone(),
             rg: settings.rg.path().map(str::to_owned),
             watcher,
+            explain: settings.explain,
             state: Mutex::new(State {
                 rebuild: true,
                 why_not: Some(Why::NotReady),
@@ -181,7 +211,7 @@ impl Live {
         };
         if ready.stale {
             match tree::walk(&shared.workdir, &shared.watcher) {
-                Ok(walked) => ready.rewalked(walked, &shared.watcher),
+                Ok(walked) => ready.rewalked(walked, &shared.watcher, &shared.workdir),
                 Err(why) => {
                     state.ready = None;
                     state.why_not = Some(Why::Unavailable(why));
@@ -193,7 +223,7 @@ impl Live {
             Ok(files) => files,
             Err(why) => return Plan::Scan(why),
         };
-        let plan = ready.candidates(&query, &files, &shared.workdir, self.empty.path());
+        let plan = ready.candidates(&query, &files, self.empty.path());
         let unknown = files.names.len().saturating_sub(ready.ids.len());
         if ready.dirty.len() + unknown > REBUILD_AFTER.max(ready.ids.len() / 1000)
             && state.during_build.is_none()
@@ -225,7 +255,7 @@ impl Shared {
             if changes.structural {
                 ready.listed.clear();
             }
-            ready.dirty.extend(changes.dirty.iter().cloned());
+            ready.mark_dirty(changes.dirty.iter().cloned());
         }
         if let Some(pending) = &mut state.during_build {
             pending.structural |= changes.structural;
@@ -268,7 +298,7 @@ impl Shared {
             let pending = state.during_build.take().unwrap_or_default();
             match built {
                 Ok(mut ready) => {
-                    ready.dirty = pending.dirty;
+                    ready.mark_dirty(pending.dirty);
                     ready.stale = pending.structural;
                     state.ready = Some(ready);
                     state.why_not = None;
@@ -285,7 +315,9 @@ impl Shared {
     }
 
     fn build_once(&self) -> Result<Ready, String> {
+        let started = Instant::now();
         let walked = tree::walk(&self.workdir, &self.watcher)?;
+        let walk_took = started.elapsed();
         let checked = self.state.lock().map(|s| s.checked).unwrap_or(false);
         if !checked {
             self.check(&walked)?;
@@ -294,8 +326,20 @@ impl Shared {
             }
         }
         self.watcher.keep_only(&walked.dirs);
-        let built = tree::build(&self.workdir, &walked.files, || false)
-            .ok_or_else(|| "the build was stopped".to_owned())?;
+        let checked_at = started.elapsed();
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let built = tree::build(&self.workdir, &walked.files, threads);
+        if self.explain {
+            crate::diag::note(&format!(
+                "dsh-search mcp: index of {} files ({} bytes read) built in {:.2} s (walk {:.2} s, checked against rg --files by {:.2} s): {} bytes",
+                walked.files.len(),
+                built.covered,
+                started.elapsed().as_secs_f64(),
+                walk_took.as_secs_f64(),
+                checked_at.as_secs_f64(),
+                built.postings.size(),
+            ));
+        }
         let size = built.postings.size() as u64;
         if size > (built.covered / 2).max(SMALL_INDEX) {
             return Err(format!(
@@ -303,22 +347,21 @@ impl Shared {
                 built.covered
             ));
         }
-        let ids = walked
+        let ids: HashMap<String, u32> = walked
             .files
             .iter()
             .enumerate()
             .map(|(i, name)| (name.clone(), i as u32))
             .collect();
+        let files = Listing::new(walked.files, walked.lossy, &ids, &self.workdir);
         Ok(Ready {
+            dirty_ids: Bits::none(ids.len() as u32),
             ids,
             postings: built.postings,
             always: built.always,
             dirty: HashSet::new(),
             stale: false,
-            files: Arc::new(Listing {
-                names: walked.files,
-                lossy: walked.lossy,
-            }),
+            files: Arc::new(files),
             dirs: walked.dirs,
             listed: HashMap::new(),
         })
@@ -359,12 +402,18 @@ impl Shared {
 }
 
 impl Ready {
-    fn rewalked(&mut self, walked: Walked, watcher: &Watcher) {
+    fn mark_dirty(&mut self, names: impl IntoIterator<Item = String>) {
+        for name in names {
+            if let Some(&id) = self.ids.get(&name) {
+                self.dirty_ids.insert(id);
+            }
+            self.dirty.insert(name);
+        }
+    }
+
+    fn rewalked(&mut self, walked: Walked, watcher: &Watcher, workdir: &Path) {
         watcher.keep_only(&walked.dirs);
-        self.files = Arc::new(Listing {
-            names: walked.files,
-            lossy: walked.lossy,
-        });
+        self.files = Arc::new(Listing::new(walked.files, walked.lossy, &self.ids, workdir));
         self.dirs = walked.dirs;
         self.listed.clear();
         self.stale = false;
@@ -410,18 +459,18 @@ impl Ready {
             Ending::Overflow => return Err(Why::Listing("too many files".to_owned())),
             Ending::Halted(_) => return Err(Why::Listing("stopped".to_owned())),
         }
-        let mut listing = Listing::default();
+        let (mut names, mut lossy) = (Vec::new(), HashSet::new());
         for name in sink.0.split(|&b| b == 0).filter(|n| !n.is_empty()) {
             match std::str::from_utf8(name) {
-                Ok(name) => listing.names.push(name.to_owned()),
+                Ok(name) => names.push(name.to_owned()),
                 Err(_) => {
                     let name = String::from_utf8_lossy(name).into_owned();
-                    listing.lossy.insert(name.clone());
-                    listing.names.push(name);
+                    lossy.insert(name.clone());
+                    names.push(name);
                 }
             }
         }
-        let listing = Arc::new(listing);
+        let listing = Arc::new(Listing::new(names, lossy, &self.ids, workdir));
         // Kept while the tree keeps its shape, if every directory it
         // searched is watched: the path a walked directory, or a file.
         let watched = match &key.path {
@@ -444,30 +493,27 @@ impl Ready {
     }
 
     /// The plan over `files` for `query`.
-    fn candidates(&self, query: &Query, files: &Listing, workdir: &Path, empty: &Path) -> Plan {
+    fn candidates(&self, query: &Query, files: &Listing, empty: &Path) -> Plan {
         if files.names.is_empty() {
             return Plan::Scan(Why::NoFiles);
         }
         let bits = self.postings.answer(query);
         let mut paths = Vec::new();
         let mut dirty = 0;
-        for name in &files.names {
-            let rel = relative(name, workdir);
-            let id = rel.as_deref().and_then(|rel| self.ids.get(rel));
-            let changed = rel.as_deref().is_some_and(|rel| self.dirty.contains(rel));
-            let candidate = match id {
-                None => true,
-                Some(&id) => {
-                    changed
-                        || self.always.contains(id)
-                        || bits.as_ref().is_none_or(|b| b.contains(id))
+        for (name, id) in files.names.iter().zip(&files.ids) {
+            let (candidate, changed) = match *id {
+                None => (true, true),
+                Some(id) => {
+                    let changed = self.dirty_ids.contains(id);
+                    let holds = bits.as_ref().is_none_or(|b| b.contains(id));
+                    (changed || holds || self.always.contains(id), changed)
                 }
             };
             if candidate {
                 if files.lossy.contains(name) {
                     return Plan::Scan(Why::Unnamed);
                 }
-                dirty += usize::from(changed || id.is_none());
+                dirty += usize::from(changed);
                 paths.push(name.clone());
             }
         }

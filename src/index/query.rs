@@ -316,7 +316,7 @@ mod tests {
         let mut g = grams(s);
         g.sort_unstable();
         g.dedup();
-        Query::And(g.into_iter().map(Query::Gram).collect())
+        Query::and(g.into_iter().map(Query::Gram).collect())
     }
 
     #[test]
@@ -360,9 +360,69 @@ mod tests {
 
     #[test]
     fn a_nul_is_asked_for_as_a_line_feed() {
-        assert_eq!(
-            q(r"a\x00b"),
-            Query::And(vec![Query::Gram(gram(b'a', b'\n', b'b'))])
-        );
+        assert_eq!(q(r"a\x00b"), Query::Gram(gram(b'a', b'\n', b'b')));
+    }
+
+    mod sound {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// Pieces of patterns: literals, classes, repetitions, groups,
+        /// alternations, anchors, escapes.
+        fn piece() -> impl Strategy<Value = String> {
+            prop_oneof![
+                "[a-cA-C_]{1,4}",
+                Just("[ab]".to_owned()),
+                Just("[^a]".to_owned()),
+                Just(r"\w+".to_owned()),
+                Just(r"\s*".to_owned()),
+                Just(".".to_owned()),
+                Just("b?".to_owned()),
+                Just("(ab|ca)".to_owned()),
+                Just("c{2,3}".to_owned()),
+                Just("^".to_owned()),
+                Just(r"\b".to_owned()),
+                Just(r"\x00".to_owned()),
+                Just("(?i)bc".to_owned()),
+                Just("é".to_owned()),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            /// A file holding a match is always a candidate.
+            #[test]
+            fn a_file_with_a_match_is_a_candidate(
+                parts in proptest::collection::vec(piece(), 1..6),
+                alt in proptest::option::of(piece()),
+                hay in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'c'), Just(b'A'), Just(b'C'), Just(b'_'), Just(b' '), Just(b'\n'), Just(0u8), Just(0xC3), Just(0xA9)], 0..40),
+                ignore_case: bool,
+                literal: bool,
+                multiline: bool,
+            ) {
+                let mut text = parts.concat();
+                if let Some(alt) = alt {
+                    text = format!("{text}|{alt}");
+                }
+                let Some(query) = plan(Pattern { text: &text, ignore_case, literal, multiline }) else {
+                    return Ok(());
+                };
+                let source = if literal { regex_syntax::escape(&text) } else { text.clone() };
+                let Ok(re) = regex::bytes::RegexBuilder::new(&source)
+                    .unicode(true)
+                    .case_insensitive(ignore_case)
+                    .multi_line(true)
+                    .dot_matches_new_line(multiline)
+                    .build() else {
+                    return Ok(());
+                };
+                // rg's --binary reads a NUL as a line end.
+                let read: Vec<u8> = hay.iter().map(|&b| if b == 0 { b'\n' } else { b }).collect();
+                if re.is_match(&read) {
+                    let grams = crate::index::grams::grams_of(&hay);
+                    prop_assert!(query.accepts(&|g| grams.contains(&g)), "{text:?} matches {hay:?} but {query:?} refuses it");
+                }
+            }
+        }
     }
 }

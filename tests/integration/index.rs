@@ -354,3 +354,49 @@ fn the_index_answers_with_the_scans_bytes_while_the_tree_changes() {
         "the index answered only {answered} of {calls} calls: {why:#?}"
     );
 }
+
+/// SPEC §11: a change made before a call starts is seen by that call. A
+/// write (to a file the index has read, or a new one), then at once a
+/// grep for what was written, round after round; the index answers them
+/// (the write makes its file a candidate) and never misses one.
+/// `DSH_SEARCH_INDEX_FRESH_ROUNDS` sets how many (`scripts/index-diff`
+/// runs 1,000).
+#[test]
+fn a_write_is_seen_by_the_next_call() {
+    let rounds: usize = std::env::var("DSH_SEARCH_INDEX_FRESH_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
+    let t = TestDir::new();
+    for i in 0..50 {
+        t.write(&format!("src/m{i}.rs"), format!("fn item_{i}() {{}}\n"));
+    }
+    let mut s = Server::open(&t, &["--explain", "mcp"], Era::Legacy);
+    for round in 0..rounds {
+        let token = format!("fresh_{round}_token");
+        let name = match round % 3 {
+            0 => format!("src/m{}.rs", round % 50),
+            1 => format!("src/new{round}.rs"),
+            _ => format!("src/deep{round}/n.rs"),
+        };
+        t.write(&name, format!("let x = {token};\n"));
+        let reply = s.tool(
+            Era::Legacy,
+            round as u64 + 1,
+            "grep",
+            json!({"pattern": token}),
+        );
+        let want = format!("Found 1 match\n\n{name}\nLine 1: let x = {token};");
+        assert_eq!(
+            text_of(&reply),
+            want,
+            "round {round}: wrote {name}, then grep {token}"
+        );
+    }
+    let (_, stderr) = s.finish();
+    let answered = stderr.matches("index:    answered").count();
+    assert!(
+        answered * 2 >= rounds,
+        "the index answered {answered} of {rounds} rounds"
+    );
+}
