@@ -65,7 +65,7 @@ _dsh__search() {
 
     case "${cmd}" in
         dsh__search)
-            opts="-h -V --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help --version glob grep call schema mcp generate help"
+            opts="-h -V --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help --version glob grep call schema mcp generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,6 +115,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
                     return 0
                     ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -123,7 +127,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__call)
-            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help glob grep"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help glob grep"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -173,6 +177,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
                     return 0
                     ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -181,7 +189,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__generate)
-            opts="-h --out-dir --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-h --out-dir --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -235,6 +243,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
                     return 0
                     ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -243,7 +255,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__glob)
-            opts="-i -L -h --exclude --ignore-case --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-i -L -h --exclude --ignore-case --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -305,6 +317,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
                     return 0
                     ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -313,7 +329,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__grep)
-            opts="-C -B -A -i -F -U -t -L -h --include --exclude --output --context --before --after --ignore-case --literal --multiline --type --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-C -B -A -i -F -U -t -L -h --include --exclude --output --context --before --after --ignore-case --literal --multiline --type --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -413,6 +429,10 @@ _dsh__search() {
                     ;;
                 --glob-sort)
                     COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -535,7 +555,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__mcp)
-            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -583,6 +603,10 @@ _dsh__search() {
                     ;;
                 --glob-sort)
                     COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -593,7 +617,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__schema)
-            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --help"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -641,6 +665,10 @@ _dsh__search() {
                     ;;
                 --glob-sort)
                     COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_dsh_search_global_optspecs
-    string join \n cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain mcp-structured glob-sort= h/help V/version
+    string join \n cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain mcp-structured glob-sort= index= h/help V/version
 end
 
 function __fish_dsh_search_needs_command
@@ -38,6 +38,8 @@ complete -c dsh-search -n "__fish_dsh_search_needs_command" -l spill-hint -d 'Th
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_needs_command" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
+off\t'Always scan'"
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -66,6 +68,8 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l spill-hin
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
+off\t'Always scan'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s i -l ignore-case -d 'Match regardless of case'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s L -l follow -d 'Follow symbolic links (a linked directory is searched too)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
@@ -96,6 +100,8 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l spill-hin
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
+off\t'Always scan'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s i -l ignore-case -d 'Match regardless of case'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s F -l literal -d 'Search for the pattern as written, not as a regex'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s U -l multiline -d 'Let a match span lines (\'.\' matches a newline too); each of its lines is shown'
@@ -117,6 +123,8 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l spill-hin
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
+off\t'Always scan'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -134,6 +142,8 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l spill-h
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
+off\t'Always scan'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -151,6 +161,8 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l spill-hint
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
+off\t'Always scan'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -169,6 +181,8 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l spill
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
+off\t'Always scan'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'

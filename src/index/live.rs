@@ -27,6 +27,8 @@ const REBUILD_AFTER: usize = 64;
 /// the half-the-bytes bound is for big trees; a small tree's index is
 /// mostly the per-trigram table, and costs nothing to keep.
 const SMALL_INDEX: u64 = 4 * 1024 * 1024;
+/// How long the first build's `rg --files` may take.
+const CHECK_LIMIT: Duration = Duration::from_secs(60);
 /// How long the drain thread waits for an event before looking again.
 const DRAIN_TICK: Duration = Duration::from_secs(1);
 
@@ -318,7 +320,7 @@ impl Shared {
         let started = Instant::now();
         let walked = tree::walk(&self.workdir, &self.watcher)?;
         let walk_took = started.elapsed();
-        let checked = self.state.lock().map(|s| s.checked).unwrap_or(false);
+        let checked = self.state.lock().is_ok_and(|s| s.checked);
         if !checked {
             self.check(&walked)?;
             if let Ok(mut state) = self.state.lock() {
@@ -367,24 +369,34 @@ impl Shared {
         })
     }
 
-    /// The walk must list exactly the files `rg --files` lists.
+    /// The walk must list exactly the files `rg --files` lists. rg runs
+    /// as every search's rg does (its own process group, gone with this
+    /// process), for [`CHECK_LIMIT`] at most.
     fn check(&self, walked: &Walked) -> Result<(), String> {
         let rg = self
             .rg
             .as_deref()
             .ok_or("no rg to check the walk against")?;
-        let out = std::process::Command::new(rg)
-            .args(["--no-config", "--files", "--null"])
-            .current_dir(&self.workdir)
-            .env_remove("RIPGREP_CONFIG_PATH")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run rg --files ({e})"))?;
-        if !out.stderr.is_empty() {
-            return Err("rg --files reported errors".to_owned());
+        let line = command::files_line(rg);
+        let stop = crate::stop::Stop::new();
+        let spec = Spec {
+            line: &line,
+            workdir: &self.workdir,
+            budget: Budget {
+                deadline: Instant::now() + CHECK_LIMIT,
+                stop: &stop,
+            },
+            stdout_cap: u64::MAX,
+        };
+        let mut sink = Bytes::default();
+        let finished =
+            process::run(&spec, &mut sink).map_err(|e| format!("cannot run rg --files ({e})"))?;
+        match finished.ending {
+            Ending::Exited(RgExit::Status(0 | 1)) if finished.stderr.messages == 0 => {}
+            _ => return Err("rg --files did not list the tree cleanly".to_owned()),
         }
+        let out = sink.0;
         let listed: HashSet<String> = out
-            .stdout
             .split(|&b| b == 0)
             .filter(|name| !name.is_empty())
             .map(|name| String::from_utf8_lossy(name).into_owned())
@@ -461,13 +473,12 @@ impl Ready {
         }
         let (mut names, mut lossy) = (Vec::new(), HashSet::new());
         for name in sink.0.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-            match std::str::from_utf8(name) {
-                Ok(name) => names.push(name.to_owned()),
-                Err(_) => {
-                    let name = String::from_utf8_lossy(name).into_owned();
-                    lossy.insert(name.clone());
-                    names.push(name);
-                }
+            if let Ok(name) = std::str::from_utf8(name) {
+                names.push(name.to_owned());
+            } else {
+                let name = String::from_utf8_lossy(name).into_owned();
+                lossy.insert(name.clone());
+                names.push(name);
             }
         }
         let listing = Arc::new(Listing::new(names, lossy, &self.ids, workdir));

@@ -84,8 +84,6 @@ pub fn walk(workdir: &Path, watcher: &Watcher) -> Result<Walked, Refusal> {
 /// made by other machines or by its server).
 #[cfg(target_os = "linux")]
 fn file_system(dir: &Path) -> Result<u64, Refusal> {
-    let stat = rustix::fs::statfs(dir)
-        .map_err(|e| format!("cannot read the file system of {} ({e})", dir.display()))?;
     // NFS, SMB, CIFS, SMB2, FUSE, 9P, Ceph, AFS, Coda.
     const REMOTE: [i64; 9] = [
         0x6969,
@@ -98,6 +96,8 @@ fn file_system(dir: &Path) -> Result<u64, Refusal> {
         0x5346_414F,
         0x7375_7245,
     ];
+    let stat = rustix::fs::statfs(dir)
+        .map_err(|e| format!("cannot read the file system of {} ({e})", dir.display()))?;
     #[allow(
         clippy::cast_lossless,
         clippy::unnecessary_cast,

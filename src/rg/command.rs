@@ -380,6 +380,14 @@ fn word_width(word: &Word) -> usize {
     }
 }
 
+/// `rg --no-config --files --null`: the files a search with no path and
+/// no filter searches (the index's walk is checked against it).
+pub fn files_line(rg: &str) -> CommandLine {
+    let mut line = CommandLine::new(rg);
+    line.flags(&["--no-config", "--files", "--null"]);
+    line
+}
+
 /// `rg --no-config --files --null`, with the type and globs of the grep
 /// `r` and its path: the files its walk searches, as rg names them.
 pub fn grep_files_line(rg: &str, r: &GrepRequest) -> CommandLine {

@@ -112,8 +112,8 @@ fn merge_status(a: i32, b: i32) -> i32 {
         (0..=2, 0..=2) if a == 2 || b == 2 => 2,
         (0..=2, 0..=2) if a == 0 || b == 0 => 0,
         (0..=2, 0..=2) => 1,
-        (0..=2, other) => other,
-        (other, _) => other,
+        // The other status is not one of rg's three: keep it.
+        (0..=2, other) | (other, _) => other,
     }
 }
 

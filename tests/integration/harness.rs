@@ -39,8 +39,11 @@ pub const KILLED: &str = if cfg!(windows) {
 /// hint a test expects never depends on the machine's load (a test of the
 /// floor itself removes it).
 const PROBE_FLOOR: (&str, &str) = ("DSH_SEARCH_TEST_PROBE_FLOOR_MS", "30000");
-/// How long a test's MCP server waits for its index before it serves.
-pub const INDEX_WAIT: (&str, &str) = ("DSH_SEARCH_TEST_INDEX_WAIT_MS", "20000");
+/// How long a test's MCP server waits for its index before it serves:
+/// a test tree's index is built in milliseconds; with a fake rg that
+/// sleeps, the index's own check of the walk waits on it, and the server
+/// serves (scanning) after this.
+pub const INDEX_WAIT: (&str, &str) = ("DSH_SEARCH_TEST_INDEX_WAIT_MS", "3000");
 
 /// Every test process is killed after this long; no test waits on luck.
 pub const TEST_TIMEOUT: Duration = Duration::from_secs(30);

@@ -463,7 +463,13 @@ impl SlowRg {
                 "child {dir}/grandchild.pid\npid {dir}/rg.pid\ntouch {dir}/started\nsleep 300000"
             ),
         );
-        Server::open(t, &["--rg", slow.to_str().unwrap(), "mcp"], era)
+        // No index: its check of the walk would run this rg first, and
+        // the pid files would name that run instead of the search's.
+        Server::open(
+            t,
+            &["--rg", slow.to_str().unwrap(), "--index", "off", "mcp"],
+            era,
+        )
     }
 
     /// Wait (bounded) until the fake rg runs; its pid, its grandchild's,
