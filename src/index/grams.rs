@@ -3,6 +3,8 @@
 //! a time and then frozen into one buffer; and a [`Query`] answered as a
 //! set of file numbers.
 
+#![cfg_attr(not(target_os = "linux"), allow(dead_code))]
+
 #[cfg(test)]
 use super::query::gram;
 use super::query::{Gram, Query, fold};

@@ -56,6 +56,7 @@ pub enum IndexMode {
 
 /// What one grep call does: search these files, or scan.
 #[derive(Debug)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub enum Plan {
     /// rg searches `paths` (at most `files` of them; `dirty` changed since
     /// they were read); `empty` is a directory holding nothing, searched
@@ -71,6 +72,7 @@ pub enum Plan {
 
 /// Why a call scans.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub enum Why {
     Off,
     /// The index is being built (or rebuilt after lost events).

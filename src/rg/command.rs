@@ -382,6 +382,7 @@ fn word_width(word: &Word) -> usize {
 
 /// `rg --no-config --files --null`: the files a search with no path and
 /// no filter searches (the index's walk is checked against it).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn files_line(rg: &str) -> CommandLine {
     let mut line = CommandLine::new(rg);
     line.flags(&["--no-config", "--files", "--null"]);
@@ -390,6 +391,7 @@ pub fn files_line(rg: &str) -> CommandLine {
 
 /// `rg --no-config --files --null`, with the type and globs of the grep
 /// `r` and its path: the files its walk searches, as rg names them.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn grep_files_line(rg: &str, r: &GrepRequest) -> CommandLine {
     let mut line = CommandLine::new(rg);
     line.flags(&["--no-config", "--files", "--null"]);
