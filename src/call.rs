@@ -36,7 +36,7 @@ pub fn respond(
                     script: &outcome.script,
                     rg_version: outcome.rg_version.as_deref(),
                     rg_run: outcome.rg_run.as_ref(),
-                    index: outcome.index.as_deref(),
+                    index: outcome.index.as_ref(),
                     body: &body,
                 })
             });

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::error::{Error, Reason};
+use crate::index::Account;
 use crate::locate::{DEFAULT_RG, Rg, RgSource};
-use crate::render::text::{self, count};
+use crate::render::text::{self, count, thousands};
 use crate::response::Body;
 use crate::search::report::{Items, Report, Spill};
 use crate::search::{Ending, RgExit, RgRun, SHOWN_AS};
@@ -23,7 +24,7 @@ pub struct Facts<'a> {
     pub rg_version: Option<&'a str>,
     pub rg_run: Option<&'a RgRun>,
     /// What the index did (a server's grep only).
-    pub index: Option<&'a str>,
+    pub index: Option<&'a Account>,
     pub body: &'a Body,
 }
 
@@ -37,8 +38,8 @@ pub fn render(f: &Facts<'_>) -> String {
     line(SHOWN_AS, f.script);
     line("workdir:", &s.workdir.display().to_string());
     line("rg:", &rg(&s.rg, f.rg_version));
-    if let Some(index) = f.index {
-        line("index:", index);
+    if let Some(account) = f.index {
+        line("index:", &index(account));
     }
     match f.rg_run {
         None => line("run:", "rg was not started"),
@@ -102,6 +103,24 @@ pub fn render(f: &Facts<'_>) -> String {
     }
     line("exit:", &f.body.exit().code().to_string());
     out
+}
+
+/// What the index did: `answered, 12 of 198,138 files are candidates (3
+/// dirty)` or `scanned (no required literal)` (SPEC §11).
+fn index(account: &Account) -> String {
+    match account {
+        Account::Answered {
+            candidates,
+            files,
+            dirty,
+        } => format!(
+            "answered, {} of {} files are candidates ({} dirty)",
+            thousands(*candidates),
+            thousands(*files),
+            thousands(*dirty)
+        ),
+        Account::Scanned(why) => format!("scanned ({why})"),
+    }
 }
 
 /// Which rg ran, its version, and how it was found: `rg → /venv/bin/rg
@@ -211,5 +230,28 @@ fn spill(spill: &Spill, dir: Option<&Path>) -> String {
             Some(dir) => format!("not saved in {}: {reason}", dir.display()),
             None => format!("not saved: {reason}"),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::Why;
+
+    #[test]
+    fn the_index_line_groups_thousands() {
+        let answered = Account::Answered {
+            candidates: 12,
+            files: 198_138,
+            dirty: 3,
+        };
+        assert_eq!(
+            index(&answered),
+            "answered, 12 of 198,138 files are candidates (3 dirty)"
+        );
+        assert_eq!(
+            index(&Account::Scanned(Why::TooMany(61))),
+            "scanned (61% of files are candidates)"
+        );
     }
 }

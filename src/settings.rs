@@ -8,7 +8,6 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use crate::index::IndexMode;
 use crate::locate::Rg;
 
 /// Order of glob results (SPEC §2); ties are always broken by path.
@@ -21,6 +20,17 @@ pub enum GlobSort {
     Oldest,
     /// Path, byte order.
     Path,
+}
+
+/// Whether `dsh-search mcp` keeps an index of its workdir (`--index`,
+/// SPEC §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IndexMode {
+    /// Built in the background; calls scan until it is ready.
+    #[default]
+    Auto,
+    /// Every call scans.
+    Off,
 }
 
 /// The caps of SPEC §1, each at least 1.

@@ -259,7 +259,7 @@ pub fn grams_of(content: &[u8]) -> std::collections::HashSet<Gram> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::query::{Pattern, plan};
+    use crate::index::query::plain;
 
     #[test]
     fn a_query_finds_the_files_holding_its_trigrams() {
@@ -270,15 +270,7 @@ mod tests {
         }
         b.skip();
         let p = b.freeze();
-        let q = |text| {
-            plan(Pattern {
-                text,
-                ignore_case: false,
-                literal: false,
-                multiline: false,
-            })
-            .unwrap_or(Query::All)
-        };
+        let q = plain;
         let ids = |bits: Option<Bits>| {
             bits.map(|b| {
                 (0..p.files())

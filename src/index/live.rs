@@ -15,7 +15,7 @@ use super::{Plan, Why};
 use crate::request::GrepRequest;
 use crate::rg::command;
 use crate::rg::process::{self, Spec};
-use crate::rg::{Ending, RgExit, Sink};
+use crate::rg::{Ending, ListingSink, RgExit};
 use crate::settings::Settings;
 use crate::stop::Budget;
 
@@ -92,7 +92,7 @@ struct Ready {
 }
 
 /// The filters that choose a call's files.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 struct Key {
     path: Option<String>,
     file_type: Option<String>,
@@ -377,30 +377,14 @@ impl Shared {
             .rg
             .as_deref()
             .ok_or("no rg to check the walk against")?;
-        let line = command::files_line(rg);
         let stop = crate::stop::Stop::new();
-        let spec = Spec {
-            line: &line,
-            workdir: &self.workdir,
-            budget: Budget {
-                deadline: Instant::now() + CHECK_LIMIT,
-                stop: &stop,
-            },
-            stdout_cap: u64::MAX,
+        let budget = Budget {
+            deadline: Instant::now() + CHECK_LIMIT,
+            stop: &stop,
         };
-        let mut sink = Bytes::default();
-        let finished =
-            process::run(&spec, &mut sink).map_err(|e| format!("cannot run rg --files ({e})"))?;
-        match finished.ending {
-            Ending::Exited(RgExit::Status(0 | 1)) if finished.stderr.messages == 0 => {}
-            _ => return Err("rg --files did not list the tree cleanly".to_owned()),
-        }
-        let out = sink.0;
-        let listed: HashSet<String> = out
-            .split(|&b| b == 0)
-            .filter(|name| !name.is_empty())
-            .map(|name| String::from_utf8_lossy(name).into_owned())
-            .collect();
+        let line = command::files_line(rg);
+        let (names, _) = list(&line, &self.workdir, budget, u64::MAX)?;
+        let listed: HashSet<String> = names.into_iter().collect();
         let walked_set: HashSet<&String> = walked.files.iter().collect();
         if listed.len() != walked.files.len() || listed.iter().any(|n| !walked_set.contains(n)) {
             return Err(format!(
@@ -445,11 +429,7 @@ impl Ready {
             include: r.include.clone(),
             exclude: r.exclude.clone(),
         };
-        if key.path.is_none()
-            && key.file_type.is_none()
-            && key.include.is_none()
-            && key.exclude.is_none()
-        {
+        if key == Key::default() {
             return Ok(Arc::clone(&self.files));
         }
         if let Some(listing) = self.listed.get(&key) {
@@ -457,30 +437,8 @@ impl Ready {
         }
         let rg = settings.rg.path().ok_or(Why::NotReady)?;
         let line = command::grep_files_line(rg, r);
-        let mut sink = Bytes::default();
-        let spec = Spec {
-            line: &line,
-            workdir: &settings.workdir,
-            budget,
-            stdout_cap: settings.limits.raw_output_max_bytes.get(),
-        };
-        let finished = process::run(&spec, &mut sink).map_err(|e| Why::Listing(e.to_string()))?;
-        match finished.ending {
-            Ending::Exited(RgExit::Status(0 | 1)) if finished.stderr.messages == 0 => {}
-            Ending::Exited(_) => return Err(Why::Listing("rg --files reported errors".to_owned())),
-            Ending::Overflow => return Err(Why::Listing("too many files".to_owned())),
-            Ending::Halted(_) => return Err(Why::Listing("stopped".to_owned())),
-        }
-        let (mut names, mut lossy) = (Vec::new(), HashSet::new());
-        for name in sink.0.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-            if let Ok(name) = std::str::from_utf8(name) {
-                names.push(name.to_owned());
-            } else {
-                let name = String::from_utf8_lossy(name).into_owned();
-                lossy.insert(name.clone());
-                names.push(name);
-            }
-        }
+        let cap = settings.limits.raw_output_max_bytes.get();
+        let (names, lossy) = list(&line, &settings.workdir, budget, cap).map_err(Why::Listing)?;
         let listing = Arc::new(Listing::new(names, lossy, &self.ids, workdir));
         // Kept while the tree keeps its shape, if every directory it
         // searched is watched: the path a walked directory, or a file.
@@ -492,12 +450,7 @@ impl Ready {
                     .is_some_and(|rel| self.dirs.contains(rel) || self.ids.contains_key(rel))
             }
         };
-        if watched
-            && listing
-                .names
-                .iter()
-                .all(|n| relative(n, workdir).is_some_and(|n| self.ids.contains_key(&n)))
-        {
+        if watched && listing.ids.iter().all(Option::is_some) {
             self.listed.insert(key, Arc::clone(&listing));
         }
         Ok(listing)
@@ -559,12 +512,40 @@ fn relative(name: &str, workdir: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// A sink that keeps every byte (an `rg --files` listing).
-#[derive(Default)]
-struct Bytes(Vec<u8>);
-
-impl Sink for Bytes {
-    fn chunk(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
+/// The files `line` (an `rg --files --null`) lists, run as every rg is
+/// (`process::run`), and those of them whose name is not UTF-8 (kept
+/// lossily); `Err` unless rg listed cleanly: an error message, a limit,
+/// a signal.
+fn list(
+    line: &command::CommandLine,
+    workdir: &Path,
+    budget: Budget<'_>,
+    cap: u64,
+) -> Result<(Vec<String>, HashSet<String>), String> {
+    let spec = Spec {
+        line,
+        workdir,
+        budget,
+        stdout_cap: cap,
+    };
+    let mut sink = ListingSink::default();
+    let finished =
+        process::run(&spec, &mut sink).map_err(|e| format!("cannot run rg --files ({e})"))?;
+    match finished.ending {
+        Ending::Exited(RgExit::Status(0 | 1)) if finished.stderr.messages == 0 => {}
+        Ending::Exited(_) => return Err("rg --files reported errors".to_owned()),
+        Ending::Overflow => return Err("too many files".to_owned()),
+        Ending::Halted(_) => return Err("stopped".to_owned()),
     }
+    let (mut names, mut lossy) = (Vec::new(), HashSet::new());
+    for name in sink.bytes.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        if let Ok(name) = std::str::from_utf8(name) {
+            names.push(name.to_owned());
+        } else {
+            let name = String::from_utf8_lossy(name).into_owned();
+            lossy.insert(name.clone());
+            names.push(name);
+        }
+    }
+    Ok((names, lossy))
 }

@@ -40,19 +40,11 @@ mod watch;
 use std::fmt;
 
 use crate::request::GrepRequest;
-use crate::settings::Settings;
+use crate::settings::{IndexMode, Settings};
 use crate::stop::Budget;
 
 #[cfg(target_os = "linux")]
 mod live;
-
-/// Whether `dsh-search mcp` keeps an index (`--index`, SPEC §11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum IndexMode {
-    #[default]
-    Auto,
-    Off,
-}
 
 /// What one grep call does: search these files, or scan.
 #[derive(Debug)]
@@ -109,35 +101,35 @@ impl fmt::Display for Why {
     }
 }
 
-/// What `--explain` says of a plan: `answered, 12 of 198,138 files are
-/// candidates (3 dirty)` or `scanned (no required literal)`.
-pub fn describe(plan: &Plan) -> String {
-    match plan {
-        Plan::Paths {
-            paths,
-            files,
-            dirty,
-            ..
-        } => format!(
-            "answered, {} of {} files are candidates ({} dirty)",
-            grouped(paths.len()),
-            grouped(*files),
-            grouped(*dirty)
-        ),
-        Plan::Scan(why) => format!("scanned ({why})"),
-    }
+/// What a plan did, for `--explain` (which words it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Account {
+    /// `candidates` of the call's `files` searched, `dirty` of them
+    /// changed since the index read them (or never read).
+    Answered {
+        candidates: usize,
+        files: usize,
+        dirty: usize,
+    },
+    Scanned(Why),
 }
 
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
+impl Plan {
+    pub fn account(&self) -> Account {
+        match self {
+            Plan::Paths {
+                paths,
+                files,
+                dirty,
+                ..
+            } => Account::Answered {
+                candidates: paths.len(),
+                files: *files,
+                dirty: *dirty,
+            },
+            Plan::Scan(why) => Account::Scanned(why.clone()),
         }
-        out.push(c);
     }
-    out
 }
 
 /// The index of one server's workdir, or the reason there is none.
@@ -201,28 +193,5 @@ impl Index {
         }
         let _ = timeout;
         false
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn explain_lines_group_thousands() {
-        let plan = Plan::Paths {
-            paths: vec!["a".into(); 12],
-            files: 198_138,
-            dirty: 3,
-            empty: String::new(),
-        };
-        assert_eq!(
-            describe(&plan),
-            "answered, 12 of 198,138 files are candidates (3 dirty)"
-        );
-        assert_eq!(
-            describe(&Plan::Scan(Why::TooMany(61))),
-            "scanned (61% of files are candidates)"
-        );
     }
 }

@@ -44,8 +44,30 @@ pub struct Pattern<'a> {
     pub multiline: bool,
 }
 
+#[cfg(test)]
+impl<'a> Pattern<'a> {
+    /// `text` as a regex, no flag set.
+    pub fn regex(text: &'a str) -> Self {
+        Self {
+            text,
+            ignore_case: false,
+            literal: false,
+            multiline: false,
+        }
+    }
+}
+
+/// The query of the regex `text` with no flag, `All` if it does not parse
+/// (the tests' shorthand).
+#[cfg(test)]
+pub fn plain(text: &str) -> Query {
+    plan(Pattern::regex(text)).unwrap_or(Query::All)
+}
+
 /// The most strings an exact set holds before it is turned into a query.
 const MAX_EXACT: usize = 64;
+/// The most trigrams one string of an exact set requires.
+const MAX_GRAMS: usize = 256;
 /// The most characters (or bytes) of a class read as an exact set.
 const MAX_CLASS: usize = 16;
 
@@ -132,13 +154,18 @@ impl Info {
     }
 }
 
-/// Each trigram of the folded string `s`, all required.
+/// The trigrams of the folded string `s`, all required: the first
+/// [`MAX_GRAMS`] distinct ones (requiring fewer is sound, and a long
+/// literal is selective long before its last trigram).
 fn strings_query(s: &[u8]) -> Query {
-    Query::and(
-        s.windows(3)
-            .map(|w| Query::Gram(gram(w[0], w[1], w[2])))
-            .collect(),
-    )
+    let mut grams = BTreeSet::new();
+    for w in s.windows(3) {
+        if grams.len() == MAX_GRAMS {
+            break;
+        }
+        grams.insert(gram(w[0], w[1], w[2]));
+    }
+    Query::and(grams.into_iter().map(Query::Gram).collect())
 }
 
 fn info(hir: &Hir) -> Info {
@@ -297,13 +324,7 @@ mod tests {
     use super::*;
 
     fn q(text: &str) -> Query {
-        plan(Pattern {
-            text,
-            ignore_case: false,
-            literal: false,
-            multiline: false,
-        })
-        .unwrap_or(Query::All)
+        plain(text)
     }
 
     fn grams(s: &str) -> Vec<Gram> {
@@ -344,19 +365,31 @@ mod tests {
         assert_eq!(q("ab[cd]"), Query::Or(vec![and_of("abc"), and_of("abd")]));
         assert_eq!(q("(?i)error"), and_of("error"));
         let ci = plan(Pattern {
-            text: "ERROR",
             ignore_case: true,
-            literal: false,
-            multiline: false,
+            ..Pattern::regex("ERROR")
         });
         assert_eq!(ci, Some(and_of("error")));
         let fixed = plan(Pattern {
-            text: "a.b(c",
-            ignore_case: false,
             literal: true,
-            multiline: false,
+            ..Pattern::regex("a.b(c")
         });
         assert_eq!(fixed, Some(and_of("a.b(c")));
+    }
+
+    #[test]
+    fn hostile_patterns_are_cheap() {
+        // Deeper than the parser's nest limit: it refuses, the call scans.
+        assert_eq!(plan(Pattern::regex(&"(".repeat(100_000))), None);
+        let deep = format!("{}a{}", "(".repeat(200), ")".repeat(200));
+        assert_eq!(q(&deep), Query::All);
+        // 16 MiB of literal: a bounded query.
+        let long: String = (0..16 << 20)
+            .map(|i: u32| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        match q(&long) {
+            Query::And(parts) => assert!(parts.len() <= MAX_GRAMS, "{}", parts.len()),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

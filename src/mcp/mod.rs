@@ -36,8 +36,8 @@ use serde_json::value::RawValue;
 
 use crate::diag;
 use crate::error::{ErrorCode, Exit};
-use crate::index::{Index, IndexMode};
-use crate::settings::Settings;
+use crate::index::Index;
+use crate::settings::{IndexMode, Settings};
 use crate::signals;
 use crate::stop::{self, Stop};
 use protocol::Server;

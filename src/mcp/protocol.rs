@@ -36,11 +36,11 @@ use crate::arguments;
 use crate::call;
 use crate::diag;
 use crate::index::Index;
-#[cfg(test)]
-use crate::index::IndexMode;
 use crate::render;
 use crate::response::Response;
 use crate::schema;
+#[cfg(test)]
+use crate::settings::IndexMode;
 use crate::settings::Settings;
 use crate::stop::{Halt, Stop};
 use crate::tool::Tool;

@@ -303,7 +303,7 @@ fn verb_and_lead(n: usize, complete: bool) -> (&'static str, &'static str) {
 }
 
 /// `3750` as `3,750`.
-fn thousands(n: usize) -> String {
+pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {

@@ -34,6 +34,19 @@ pub trait Sink: Send {
     fn overflowed(&mut self) {}
 }
 
+/// Keeps every byte rg prints (a listing: glob's paths, grep's files,
+/// the index's `rg --files`), bounded by the runner's byte cap.
+#[derive(Debug, Default)]
+pub struct ListingSink {
+    pub bytes: Vec<u8>,
+}
+
+impl Sink for ListingSink {
+    fn chunk(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+}
+
 /// Where stdout goes: to the sink on this thread while the output is small,
 /// then to a parser thread, so a large output is parsed while rg still
 /// searches, and the cap is counted at the speed rg writes. Short searches

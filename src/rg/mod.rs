@@ -12,7 +12,7 @@ pub mod quote;
 mod stderr;
 
 pub use ending::{Ending, RgExit};
-pub use feed::Sink;
+pub use feed::{ListingSink, Sink};
 pub use stderr::Stderr;
 
 /// The most of a record an error message quotes.

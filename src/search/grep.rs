@@ -6,7 +6,7 @@
 //! close names of a file type rg does not know.
 
 use super::classify::{self, Evidence, classify};
-use super::listing::{self, CountSink, ListingSink};
+use super::listing::{self, CountSink};
 use super::matches::{self, MatchSink};
 use super::page::Paging;
 use super::paths::Workdir;
@@ -20,7 +20,7 @@ use crate::request::{GrepRequest, Output};
 use crate::rg::command::{self, CommandLine, Probe};
 use crate::rg::json::Want;
 use crate::rg::process::Finished;
-use crate::rg::{Ending, RgExit, Sink};
+use crate::rg::{Ending, ListingSink, RgExit, Sink};
 use crate::settings::Settings;
 use crate::stop::{Budget, Halt};
 use crate::tool::Tool;

@@ -22,18 +22,6 @@ use crate::rg::Sink;
 use crate::settings::GlobSort;
 use crate::stop::{Budget, Halt};
 
-/// Collects rg's raw listing (bounded by the runner's byte cap).
-#[derive(Debug, Default)]
-pub struct ListingSink {
-    pub bytes: Vec<u8>,
-}
-
-impl Sink for ListingSink {
-    fn chunk(&mut self, bytes: &[u8]) {
-        self.bytes.extend_from_slice(bytes);
-    }
-}
-
 /// Collects grep's `--count --null` listing: `PATH NUL COUNT \n` per file
 /// (a path may hold any byte but NUL, a newline included).
 #[derive(Debug, Default)]

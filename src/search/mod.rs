@@ -24,7 +24,7 @@ mod types;
 
 use std::time::{Duration, Instant};
 
-use crate::index::Index;
+use crate::index::{Account, Index, Plan};
 use crate::request::Request;
 use crate::rg::process::{self, Finished};
 use crate::settings::Settings;
@@ -49,9 +49,8 @@ pub struct Outcome {
     /// The first line of `rg --version`, asked only for `--explain`.
     pub rg_version: Option<String>,
     /// What the index did for this call (a server's grep), for
-    /// `--explain`: `answered, 12 of 198,138 files are candidates (3
-    /// dirty)`, `scanned (no required literal)`.
-    pub index: Option<String>,
+    /// `--explain`.
+    pub index: Option<Account>,
 }
 
 /// Run `request` under `settings`, within `--timeout-ms` from now; `stop`
@@ -72,7 +71,7 @@ pub fn search(
         Request::Glob(r) => glob::search(r, settings, budget),
         Request::Grep(r) => {
             let plan = index.map(|index| index.plan(r, settings, budget));
-            described = plan.as_ref().map(crate::index::describe);
+            described = plan.as_ref().map(Plan::account);
             grep::search(r, settings, budget, plan)
         }
     };

@@ -12,12 +12,12 @@ use std::path::Path;
 use std::thread;
 use std::time::Duration;
 
-use super::listing::{self, ListingSink};
+use super::listing;
 use super::paths::Workdir;
 use super::report::{Hint, Linked};
 use crate::rg::command::{CommandLine, Probe};
 use crate::rg::process::{self, Spec};
-use crate::rg::{Ending, RgExit};
+use crate::rg::{Ending, ListingSink, RgExit};
 use crate::settings::Settings;
 use crate::stop::Budget;
 

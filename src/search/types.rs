@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::listing::ListingSink;
+use crate::rg::ListingSink;
 use crate::rg::command;
 use crate::rg::process::{self, Spec};
 use crate::rg::{Ending, RgExit};

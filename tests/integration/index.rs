@@ -209,7 +209,8 @@ fn call(rng: &mut Rng, lines: &[String], root: &str) -> Value {
         args.insert("type".into(), json!(rng.pick(&["rust", "py", "markdown"])));
     }
     if rng.chance(30) {
-        let path = match rng.below(7) {
+        let path = match rng.below(8) {
+            7 => "src-link".to_owned(),
             0 => "src".to_owned(),
             1 => "./src".to_owned(),
             2 => ".".to_owned(),
@@ -287,6 +288,14 @@ fn change(rng: &mut Rng, t: &TestDir) -> String {
     }
 }
 
+/// The number in the variable `name`, or `default`.
+fn number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
 fn text_of(reply: &Value) -> String {
     reply["result"]["content"][0]["text"]
         .as_str()
@@ -295,14 +304,8 @@ fn text_of(reply: &Value) -> String {
 
 #[test]
 fn the_index_answers_with_the_scans_bytes_while_the_tree_changes() {
-    let calls: usize = std::env::var("DSH_SEARCH_INDEX_DIFF_CALLS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(400);
-    let seed: u64 = std::env::var("DSH_SEARCH_INDEX_DIFF_SEED")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(26);
+    let calls = number("DSH_SEARCH_INDEX_DIFF_CALLS", 400) as usize;
+    let seed = number("DSH_SEARCH_INDEX_DIFF_SEED", 26);
     let t = TestDir::new();
     let mut rng = Rng(seed);
     t.mkdir(".git");
@@ -316,6 +319,9 @@ fn the_index_answers_with_the_scans_bytes_while_the_tree_changes() {
     t.write("src/wide.txt", format!("{} needle\n", "w".repeat(5000)));
     t.write("bin.dat", b"head needle\x00\x01\x02 tail needle\n");
     t.write("utf16.txt", b"\xFF\xFEn\x00e\x00e\x00d\x00l\x00e\x00\n\x00");
+    // Links: rg searches neither unless one is the path it is given.
+    std::os::unix::fs::symlink("src", t.path().join("src-link")).unwrap();
+    std::os::unix::fs::symlink("bin.dat", t.path().join("bin-link")).unwrap();
     let root = t.root();
     let mut indexed = Server::open(&t, &["--explain", "mcp"], Era::Legacy);
     let mut scanning = Server::open(&t, &["--index", "off", "mcp"], Era::Legacy);
@@ -337,6 +343,7 @@ fn the_index_answers_with_the_scans_bytes_while_the_tree_changes() {
     }
     let (_, stderr) = indexed.finish();
     scanning.finish();
+    assert!(history.len() * 8 > calls, "too few changes: {history:?}");
     // Not vacuous: the index answered a good share of the calls.
     let mut why: BTreeMap<String, usize> = BTreeMap::new();
     for line in stderr
@@ -363,10 +370,7 @@ fn the_index_answers_with_the_scans_bytes_while_the_tree_changes() {
 /// runs 1,000).
 #[test]
 fn a_write_is_seen_by_the_next_call() {
-    let rounds: usize = std::env::var("DSH_SEARCH_INDEX_FRESH_ROUNDS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(200);
+    let rounds = number("DSH_SEARCH_INDEX_FRESH_ROUNDS", 200) as usize;
     let t = TestDir::new();
     for i in 0..50 {
         t.write(&format!("src/m{i}.rs"), format!("fn item_{i}() {{}}\n"));
@@ -399,4 +403,21 @@ fn a_write_is_seen_by_the_next_call() {
         answered * 2 >= rounds,
         "the index answered {answered} of {rounds} rounds"
     );
+}
+
+/// An empty tree: nothing to index, and every call says what the scan
+/// says, in each output mode.
+#[test]
+fn an_empty_tree_answers_as_the_scan() {
+    let t = TestDir::new();
+    let mut indexed = Server::open(&t, &["mcp"], Era::Legacy);
+    let mut scanning = Server::open(&t, &["--index", "off", "mcp"], Era::Legacy);
+    for (id, output) in [(1, "content"), (2, "files"), (3, "count")] {
+        let args = json!({"pattern": "needle", "output": output});
+        let got = text_of(&indexed.tool(Era::Legacy, id, "grep", args.clone()));
+        let want = text_of(&scanning.tool(Era::Legacy, id, "grep", args.clone()));
+        assert_eq!(got, want, "grep {args}");
+    }
+    indexed.finish_clean();
+    scanning.finish_clean();
 }
