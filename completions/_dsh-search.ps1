@@ -100,6 +100,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
             [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('-W', '-W ', [CompletionResultType]::ParameterName, 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)')
+            [CompletionResult]::new('--function-context', '--function-context', [CompletionResultType]::ParameterName, 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match regardless of case')
             [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match regardless of case')
             [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Search for the pattern as written, not as a regex')

@@ -329,7 +329,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__grep)
-            opts="-C -B -A -i -F -U -t -L -h --include --exclude --output --context --before --after --ignore-case --literal --multiline --type --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
+            opts="-C -B -A -W -i -F -U -t -L -h --include --exclude --output --context --before --after --function-context --ignore-case --literal --multiline --type --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

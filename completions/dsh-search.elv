@@ -95,6 +95,8 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --spill-hint 'The retrieval hint printed after a spill file''s path'
             cand --glob-sort 'Order of glob results; ties are broken by path'
             cand --index 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan'
+            cand -W 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)'
+            cand --function-context 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)'
             cand -i 'Match regardless of case'
             cand --ignore-case 'Match regardless of case'
             cand -F 'Search for the pattern as written, not as a regex'

@@ -102,6 +102,7 @@ oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
 off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s W -l function-context -d 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s i -l ignore-case -d 'Match regardless of case'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s F -l literal -d 'Search for the pattern as written, not as a regex'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s U -l multiline -d 'Let a match span lines (\'.\' matches a newline too); each of its lines is shown'

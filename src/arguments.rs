@@ -236,7 +236,8 @@ mod tests {
             r.context,
             crate::request::Context {
                 before: 2,
-                after: 0
+                after: 0,
+                function: false,
             }
         );
         // Each with a grep pattern, so only the field named is wrong.

@@ -324,6 +324,9 @@ pub fn rg_output(data: &[u8]) {
     let context = Context {
         before: usize::from(page >> 6 & 1),
         after: usize::from(page >> 7) * 2,
+        // The fuzzed workdir holds no file: every file is one without a
+        // parser, which is function context's fallback.
+        function: caps >> 4 & 1 == 1,
     };
     let page = Page {
         offset: usize::from(page & 7),

@@ -20,6 +20,7 @@ mod generate;
 mod index;
 mod locate;
 mod mcp;
+mod outline;
 mod render;
 mod request;
 mod response;

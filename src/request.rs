@@ -7,7 +7,8 @@
 
 use crate::error::ArgumentError;
 use crate::tool::{
-    AFTER, ArgKind, Argument, BEFORE, CONTEXT, GlobArgs, GrepArgs, LIMIT, OFFSET, OUTPUT_MODES,
+    AFTER, ArgKind, Argument, BEFORE, CONTEXT, FUNCTION_CONTEXT, GlobArgs, GrepArgs, LIMIT, OFFSET,
+    OUTPUT_MODES,
 };
 
 /// One validated tool call.
@@ -86,11 +87,14 @@ pub enum Output {
 pub struct Context {
     pub before: usize,
     pub after: usize,
+    /// Each match inside its enclosing definition (`function_context`):
+    /// `before` and `after` are then for the matches outside any.
+    pub function: bool,
 }
 
 impl Context {
     pub fn any(self) -> bool {
-        self.before > 0 || self.after > 0
+        self.before > 0 || self.after > 0 || self.function
     }
 }
 
@@ -175,13 +179,20 @@ impl GrepRequest {
             Context {
                 before: count(before.or(both).unwrap_or(0)),
                 after: count(after.or(both).unwrap_or(0)),
+                function: args.function_context,
             }
         } else {
             let why = match output {
                 Output::Files => "output \"files\" shows no lines",
                 _ => "output \"count\" shows no lines",
             };
-            for (row, given) in [(CONTEXT, both), (BEFORE, before), (AFTER, after)] {
+            let function = args.function_context.then_some(1);
+            for (row, given) in [
+                (CONTEXT, both),
+                (BEFORE, before),
+                (AFTER, after),
+                (FUNCTION_CONTEXT, function),
+            ] {
                 if given.is_some() {
                     moot.push(Ignored::Moot {
                         name: row.name,

@@ -57,7 +57,21 @@ fn file_item() -> Value {
         "properties": {
             "line_number": {"type": "integer", "minimum": 1},
             "preview": {"type": "string"},
-            "line_truncated": {"type": "boolean"}
+            "line_truncated": {"type": "boolean"},
+            // With function_context: a match's enclosing definition, or null.
+            "definition": {"anyOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["name", "kind", "start_line", "end_line"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "start_line": {"type": "integer", "minimum": 1},
+                        "end_line": {"type": "integer", "minimum": 1}
+                    }
+                }
+            ]}
         }
     });
     json!({
@@ -133,6 +147,8 @@ pub fn output_schema(tool: Tool) -> Value {
             "total_files": count,
             "total_matches": count,
             "binary_files": strings,
+            // With function_context: shown files it could not parse.
+            "unparsed_files": count,
             "spill": {
                 "anyOf": [
                     {"type": "null"},
@@ -359,6 +375,7 @@ mod tests {
             matched,
             preview: "x".into(),
             truncated: number == 2,
+            definition: None,
         }
     }
 
@@ -381,6 +398,8 @@ mod tests {
         let files = vec![FileLines {
             path: "a.rs".into(),
             lines: vec![line(1, true), line(2, true)],
+            windows: Vec::new(),
+            unparsed: false,
         }];
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
         r.binary_files = vec!["app.log".into()];
@@ -398,11 +417,14 @@ mod tests {
         let files = vec![FileLines {
             path: "a.rs".into(),
             lines: vec![line(1, false), line(2, true), line(3, false), line(9, true)],
+            windows: Vec::new(),
+            unparsed: false,
         }];
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
         r.context = crate::request::Context {
             before: 1,
             after: 1,
+            function: false,
         };
         r.paged = true;
         r.limit_over_cap = Some((900, 250));

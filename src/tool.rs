@@ -213,6 +213,15 @@ pub const AFTER: Argument = Argument {
     ..ROW
 };
 
+/// `function_context` (SPEC §3a): each match inside its definition.
+pub const FUNCTION_CONTEXT: Argument = Argument {
+    name: "function_context",
+    short: Some('W'),
+    help: "Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)",
+    description: "Show each match within its enclosing function or definition (parsed; long ones cut around the match)",
+    ..ROW
+};
+
 const LITERAL: Argument = Argument {
     name: "literal",
     short: Some('F'),
@@ -248,7 +257,7 @@ const GLOB_ARGUMENTS: [Argument; 7] = [
     LIMIT,
 ];
 
-const GREP_ARGUMENTS: [Argument; 15] = [
+const GREP_ARGUMENTS: [Argument; 16] = [
     GREP_PATTERN,
     GREP_PATH,
     INCLUDE,
@@ -257,6 +266,7 @@ const GREP_ARGUMENTS: [Argument; 15] = [
     CONTEXT,
     BEFORE,
     AFTER,
+    FUNCTION_CONTEXT,
     IGNORE_CASE,
     LITERAL,
     MULTILINE,
@@ -371,6 +381,7 @@ pub struct GrepArgs {
     pub context: Option<u64>,
     pub before: Option<u64>,
     pub after: Option<u64>,
+    pub function_context: bool,
     pub ignore_case: bool,
     pub literal: bool,
     pub multiline: bool,
@@ -393,6 +404,7 @@ impl FromReader for GrepArgs {
             context: reader.number(&CONTEXT)?,
             before: reader.number(&BEFORE)?,
             after: reader.number(&AFTER)?,
+            function_context: reader.switch(&FUNCTION_CONTEXT)?,
             ignore_case: reader.switch(&IGNORE_CASE)?,
             literal: reader.switch(&LITERAL)?,
             multiline: reader.switch(&MULTILINE)?,

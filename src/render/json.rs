@@ -54,6 +54,9 @@ pub struct Results<'a> {
     total_matches: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     binary_files: Option<&'a [String]>,
+    /// With function context: the files shown it could not parse.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unparsed_files: Option<usize>,
     spill: Option<SpillJson<'a>>,
     spill_error: Option<&'a str>,
     warnings: Vec<String>,
@@ -84,14 +87,61 @@ struct LineJson<'a> {
     line_number: u64,
     preview: &'a str,
     line_truncated: bool,
+    /// With function context, a matched line's definition (`null`: none).
+    #[serde(skip_serializing_if = "Enclosing::not_asked")]
+    definition: Enclosing<'a>,
 }
 
-impl<'a> From<&'a ShownLine> for LineJson<'a> {
-    fn from(line: &'a ShownLine) -> Self {
+/// A line's `definition`: left out unless function context was asked
+/// for and the line matched; then the definition, or `null`.
+#[derive(Debug)]
+enum Enclosing<'a> {
+    NotAsked,
+    None,
+    Found(DefinitionJson<'a>),
+}
+
+impl Enclosing<'_> {
+    fn not_asked(&self) -> bool {
+        matches!(self, Enclosing::NotAsked)
+    }
+}
+
+impl Serialize for Enclosing<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Enclosing::Found(d) => d.serialize(s),
+            Enclosing::NotAsked | Enclosing::None => s.serialize_none(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct DefinitionJson<'a> {
+    name: &'a str,
+    kind: &'a str,
+    start_line: u64,
+    end_line: u64,
+}
+
+impl<'a> LineJson<'a> {
+    /// `line` as JSON; with `function` (function context asked), a
+    /// matched line carries its definition.
+    fn new(line: &'a ShownLine, function: bool) -> Self {
         Self {
             line_number: line.number,
             preview: &line.preview,
             line_truncated: line.truncated,
+            definition: match (function && line.matched, line.definition.as_deref()) {
+                (false, _) => Enclosing::NotAsked,
+                (true, None) => Enclosing::None,
+                (true, Some(d)) => Enclosing::Found(DefinitionJson {
+                    name: &d.name,
+                    kind: d.kind,
+                    start_line: d.start_line,
+                    end_line: d.end_line,
+                }),
+            },
         }
     }
 }
@@ -239,13 +289,19 @@ fn results<'a>(r: &'a Report, text: Cow<'a, str>) -> Results<'a> {
                 .map(|(path, lines)| {
                     let (matched, context): (Vec<_>, Vec<_>) =
                         lines.iter().map(|(_, l)| *l).partition(|l| l.matched);
+                    let function = r.context.function;
                     FileJson::Lines {
                         path,
-                        matches: matched.into_iter().map(LineJson::from).collect(),
-                        context: r
-                            .context
-                            .any()
-                            .then(|| context.into_iter().map(LineJson::from).collect()),
+                        matches: matched
+                            .into_iter()
+                            .map(|l| LineJson::new(l, function))
+                            .collect(),
+                        context: r.context.any().then(|| {
+                            context
+                                .into_iter()
+                                .map(|l| LineJson::new(l, function))
+                                .collect()
+                        }),
                     }
                 })
                 .collect();
@@ -305,6 +361,7 @@ fn results<'a>(r: &'a Report, text: Cow<'a, str>) -> Results<'a> {
         total_files,
         total_matches,
         binary_files,
+        unparsed_files: r.context.function.then(|| r.unparsed_files(false)),
         spill,
         spill_error,
         warnings: text::warnings(r),

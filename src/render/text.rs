@@ -106,6 +106,7 @@ fn page(r: &Report) -> String {
                 format!("{}\n\n{}", page_header(r), groups(&r.line_page()))
             };
             push_binary_note(&mut page, r, BINARY_NAMES);
+            push_unparsed_note(&mut page, r.unparsed_files(false));
             page
         }
         Items::Files(_) => format!("{}\n\n{}", page_header(r), paths(r.path_page())),
@@ -319,6 +320,19 @@ pub fn thousands(n: usize) -> String {
 /// file name them all).
 const BINARY_NAMES: usize = 20;
 
+/// After `out`, function context's closing line: how many of the files
+/// shown could not be parsed (SPEC §4), if any.
+fn push_unparsed_note(out: &mut String, n: usize) {
+    if n > 0 {
+        let _ = write!(
+            out,
+            "\n\n(No function context in {} of those shown: no parser for the language, or too big or slow to parse; {} the context asked for)",
+            count(n, "file", "files"),
+            plural(n, "its matches show", "their matches show"),
+        );
+    }
+}
+
 /// After `out`, the line naming the binary files that matched, if any, at
 /// most `names` of them (`Also matched` after matched lines of text files).
 fn push_binary_note(out: &mut String, r: &Report, names: usize) {
@@ -378,6 +392,7 @@ pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
                 format!("{}{note}\n\n{}", found(r), groups(&r.all_lines()))
             };
             push_binary_note(&mut out, r, usize::MAX);
+            push_unparsed_note(&mut out, r.unparsed_files(true));
             out
         }
         Items::Files(all) => format!("{}{note}\n\n{}", found(r), paths(all.all())),
@@ -487,6 +502,7 @@ mod tests {
             matched: true,
             preview: p.into(),
             truncated: false,
+            definition: None,
         }
     }
 
@@ -502,10 +518,14 @@ mod tests {
             FileLines {
                 path: "a.rs".into(),
                 lines: vec![m(1, "x"), m(4, "y")],
+                windows: Vec::new(),
+                unparsed: false,
             },
             FileLines {
                 path: "b.rs".into(),
                 lines: vec![m(2, "z")],
+                windows: Vec::new(),
+                unparsed: false,
             },
         ];
         Report::of(Tool::Grep, Items::Lines(files), shown)
@@ -587,11 +607,14 @@ mod tests {
                 m(9, "nine"),
                 c(10, "ten"),
             ],
+            windows: Vec::new(),
+            unparsed: false,
         }];
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 3);
         r.context = crate::request::Context {
             before: 1,
             after: 1,
+            function: false,
         };
         assert_eq!(
             report(&r),

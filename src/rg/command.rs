@@ -546,6 +546,7 @@ mod tests {
         r.context = crate::request::Context {
             before: 2,
             after: 2,
+            function: false,
         };
         assert_eq!(
             grep_line("rg", &r).script(),

@@ -6,12 +6,13 @@
 //! close names of a file type rg does not know.
 
 use super::classify::{self, Evidence, classify};
+use super::functions;
 use super::listing::{self, CountSink};
 use super::matches::{self, MatchSink};
 use super::page::Paging;
 use super::paths::Workdir;
 use super::probes;
-use super::report::{Coverage, Hint, Items, Report};
+use super::report::{Coverage, FileLines, Hint, Items, Report};
 use super::run::{self, Replay, SearchFailure, Searched};
 use super::types;
 use crate::error::{ArgumentError, Reason, SearchError, TimeoutPage};
@@ -283,9 +284,32 @@ impl Collect<'_> {
         coverage: Coverage,
         hints: Vec<Hint>,
     ) -> Result<Report, SearchFailure> {
-        let (items, binary_files) = self.into_items(budget).map_err(|halt| {
+        let (mut items, binary_files) = self.into_items(budget).map_err(|halt| {
             SearchError::halted(Tool::Grep, halt, settings.timeout_ms, TimeoutPage::Nothing)
         })?;
+        if let (Items::Lines(files), true) = (&mut items, r.context.function) {
+            // Only the files the page can show are parsed, unless a capped
+            // result is to be saved whole (SPEC §5: the same shape).
+            let total: usize = files.iter().map(FileLines::matches).sum();
+            let cap = settings.limits.grep_max_matches.get();
+            let size = r.page.limit.map_or(cap, |limit| limit.min(cap));
+            let from = r.page.offset;
+            let capped = from > 0 || total > from.saturating_add(size);
+            let entries = if capped && settings.spill_dir.is_some() {
+                0..total
+            } else {
+                from..from.saturating_add(size)
+            };
+            let line_cap = settings.limits.grep_max_line_bytes.get();
+            functions::apply(
+                files,
+                entries,
+                &settings.workdir,
+                r.context,
+                line_cap,
+                budget,
+            );
+        }
         let paging = Paging {
             cap: settings.limits.grep_max_matches.get(),
             page: r.page,

@@ -365,6 +365,8 @@ impl<'w> MatchSink<'w> {
                 FileLines {
                     path: String::from_utf8_lossy(&path).into_owned(),
                     lines,
+                    windows: Vec::new(),
+                    unparsed: false,
                 }
             })
             .collect();
@@ -445,6 +447,7 @@ fn shown_line(number: u64, matched: bool, preview: Preview) -> ShownLine {
         matched,
         preview: preview.text,
         truncated: preview.truncated,
+        definition: None,
     }
 }
 

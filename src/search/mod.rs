@@ -7,6 +7,7 @@
 //! nothing of text or JSON layout.
 
 mod classify;
+mod functions;
 mod glob;
 mod grep;
 mod hints;

@@ -126,6 +126,25 @@ impl Report {
         }
     }
 
+    /// The files with lines on the page (`whole`: in the whole result)
+    /// that function context could not parse (SPEC §4: the closing line).
+    pub fn unparsed_files(&self, whole: bool) -> usize {
+        let Items::Lines(files) = &self.items else {
+            return 0;
+        };
+        let (offset, shown) = if whole {
+            (0, self.total)
+        } else {
+            (self.offset, self.shown)
+        };
+        let mut on_page: Vec<usize> = blocks(files, offset, self.context)
+            .take(shown)
+            .map(|(f, _)| f)
+            .collect();
+        on_page.dedup();
+        on_page.into_iter().filter(|&f| files[f].unparsed).count()
+    }
+
     /// Every line of grep content, as a page of the whole result.
     pub fn all_lines(&self) -> Vec<PageFile<'_>> {
         match &self.items {

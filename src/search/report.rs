@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
+use crate::outline::Definition;
 use crate::request::Context;
 use crate::tool::Tool;
 
@@ -21,6 +22,8 @@ pub struct ShownLine {
     /// The preview text, marks included (see `search::preview`).
     pub preview: String,
     pub truncated: bool,
+    /// With function context, a matched line's definition (SPEC §3a).
+    pub definition: Option<Box<Definition>>,
 }
 
 /// The lines grep shows of one file, ordered by number, each once.
@@ -29,6 +32,14 @@ pub struct FileLines {
     /// The displayed path (lossily decoded; control characters unescaped).
     pub path: String,
     pub lines: Vec<ShownLine>,
+    /// With function context, each matched line's window (its index in
+    /// `lines`, and the lines it shows), in order; empty otherwise, when
+    /// the context asked for gives the window.
+    pub windows: Vec<(usize, std::ops::Range<usize>)>,
+    /// Function context was asked for and the file could not be parsed
+    /// (no parser for its language, too big, too slow): its matches show
+    /// the context asked for.
+    pub unparsed: bool,
 }
 
 impl FileLines {
@@ -46,6 +57,9 @@ impl FileLines {
     /// lines on either side (each is an entry of its own, shown with its
     /// own page). Indices into `lines`, as a range.
     pub fn window(&self, at: usize, context: Context) -> std::ops::Range<usize> {
+        if let Ok(i) = self.windows.binary_search_by_key(&at, |(a, _)| *a) {
+            return self.windows[i].1.clone();
+        }
         let number = self.lines[at].number;
         let mut from = at;
         while from > 0 {

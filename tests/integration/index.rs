@@ -7,11 +7,12 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::harness::TestDir;
-use crate::mcp::{Era, Server};
+use crate::harness::{INDEX_WAIT, TestDir};
+use crate::mcp::{Era, LEGACY, Server};
 
 /// A small, seeded generator: the same seed, the same calls.
 struct Rng(u64);
@@ -296,6 +297,34 @@ fn number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// An MCP session with `dsh-search ARGS` (ARGS end in `mcp`) in `t`
+/// whose index is ready before it serves: the server waits for it up to a
+/// minute, not the harness's few seconds, so that what these tests
+/// require of the index does not depend on how busy the machine is (its
+/// build runs at the lowest priority).
+fn session(t: &TestDir, args: &[&str]) -> Server {
+    let mut cmd = t.cmd_std();
+    cmd.args(args).env(INDEX_WAIT.0, "60000");
+    let mut s = Server::spawn(cmd);
+    s.send(&json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {
+            "protocolVersion": LEGACY,
+            "capabilities": {},
+            "clientInfo": {"name": "dsh-search-tests", "version": "0"}
+        }
+    }));
+    let reply = s.reply_within(Duration::from_secs(90));
+    assert_eq!(
+        reply["result"]["protocolVersion"],
+        json!(LEGACY),
+        "{}",
+        s.describe()
+    );
+    s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    s
+}
+
 fn text_of(reply: &Value) -> String {
     reply["result"]["content"][0]["text"]
         .as_str()
@@ -323,8 +352,8 @@ fn the_index_answers_with_the_scans_bytes_while_the_tree_changes() {
     std::os::unix::fs::symlink("src", t.path().join("src-link")).unwrap();
     std::os::unix::fs::symlink("bin.dat", t.path().join("bin-link")).unwrap();
     let root = t.root();
-    let mut indexed = Server::open(&t, &["--explain", "mcp"], Era::Legacy);
-    let mut scanning = Server::open(&t, &["--index", "off", "mcp"], Era::Legacy);
+    let mut indexed = session(&t, &["--explain", "mcp"]);
+    let mut scanning = session(&t, &["--index", "off", "mcp"]);
     let mut history = Vec::new();
     for i in 0..calls {
         if rng.chance(25) {
@@ -377,7 +406,7 @@ fn a_write_is_seen_by_the_next_call() {
     for i in 0..50 {
         t.write(&format!("src/m{i}.rs"), format!("fn item_{i}() {{}}\n"));
     }
-    let mut s = Server::open(&t, &["--explain", "mcp"], Era::Legacy);
+    let mut s = session(&t, &["--explain", "mcp"]);
     for round in 0..rounds {
         let token = format!("fresh_{round}_token");
         let name = match round % 3 {
@@ -421,8 +450,8 @@ fn a_write_is_seen_by_the_next_call() {
 #[test]
 fn an_empty_tree_answers_as_the_scan() {
     let t = TestDir::new();
-    let mut indexed = Server::open(&t, &["mcp"], Era::Legacy);
-    let mut scanning = Server::open(&t, &["--index", "off", "mcp"], Era::Legacy);
+    let mut indexed = session(&t, &["mcp"]);
+    let mut scanning = session(&t, &["--index", "off", "mcp"]);
     for (id, output) in [(1, "content"), (2, "files"), (3, "count")] {
         let args = json!({"pattern": "needle", "output": output});
         let got = text_of(&indexed.tool(Era::Legacy, id, "grep", args.clone()));

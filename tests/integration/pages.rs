@@ -432,3 +432,92 @@ fn mcp_takes_typed_arguments() {
         server.finish_clean();
     }
 }
+
+/// Rust files whose functions hold `hit` lines: short functions, one over
+/// 50 lines with hits far apart, and hits outside any function.
+fn function_tree() -> TestDir {
+    let t = TestDir::new();
+    for n in 0..3 {
+        let mut text = format!("// hit outside {n}\n");
+        for f in 0..3 {
+            let _ = writeln!(
+                text,
+                "fn short_{n}_{f}() {{\n    let a = 1; // hit {n}{f} a\n    let b = 2;\n    let c = 3; // hit {n}{f} c\n}}\n"
+            );
+        }
+        let _ = writeln!(text, "fn long_{n}() {{");
+        for line in 0..60 {
+            if line % 20 == 5 {
+                let _ = writeln!(text, "    step({line}); // hit {n} long {line}");
+            } else {
+                let _ = writeln!(text, "    step({line});");
+            }
+        }
+        text.push_str("}\n");
+        t.write(&format!("src/m{n}.rs"), text);
+    }
+    t
+}
+
+#[test]
+fn pages_with_function_context_show_each_match_with_its_definition_once() {
+    let t = function_tree();
+    let call = ["grep", "hit", "--function-context"];
+    let all = t.run(&call);
+    let whole = matched(&stdout(&all));
+    assert_eq!(whole.len(), 30, "{all:?}");
+    // The whole result shows each line once, in order, per file.
+    let shown = entries(&stdout(&all), true);
+    for limit in [1, 4, 9, 25] {
+        let texts = pages(&t, &call, limit);
+        let paged: Vec<String> = texts.iter().flat_map(|p| matched(p)).collect();
+        assert_eq!(paged, whole, "pages of {limit} vs {}", all.describe());
+        let mut lines_seen = Vec::new();
+        for text in &texts {
+            let lines = entries(text, true);
+            let printed = lines.iter().filter(|l| l.starts_with("Line ")).count();
+            assert!(
+                printed <= limit || matched(text).len() == 1,
+                "a page of {limit} of {}: {text}",
+                all.describe()
+            );
+            lines_seen.extend(lines.into_iter().filter(|l| l.starts_with("Line ")));
+        }
+        // Every line of the whole result is on some page (a definition cut
+        // between pages shows its lines around each match on that page).
+        for line in shown.iter().filter(|l| l.starts_with("Line ")) {
+            assert!(lines_seen.contains(line), "{line} is on no page of {limit}");
+        }
+    }
+}
+
+#[test]
+fn a_spilled_function_context_result_holds_every_definition() {
+    let t = function_tree();
+    let spill = tempfile::tempdir().unwrap();
+    let dir = spill.path().to_str().unwrap();
+    let all = t.run(&["grep", "hit", "--function-context"]);
+    let capped = t.run(&[
+        "--spill-dir",
+        dir,
+        "--grep-max-matches",
+        "5",
+        "grep",
+        "hit",
+        "--function-context",
+    ]);
+    let saved = std::fs::read_to_string(crate::harness::spill_file(spill.path(), &capped)).unwrap();
+    // The spill file is the whole result, in the same shape as the
+    // uncapped text.
+    let body = |text: &str| {
+        text.split_once("\n\n")
+            .map(|(_, b)| b.to_owned())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        body(&saved).trim_end(),
+        body(&stdout(&all)).trim_end(),
+        "{}",
+        capped.describe()
+    );
+}

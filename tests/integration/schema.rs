@@ -135,6 +135,7 @@ fn golden_schema_says_what_the_spec_requires() {
         ("context", "integer"),
         ("before", "integer"),
         ("after", "integer"),
+        ("function_context", "boolean"),
         ("ignore_case", "boolean"),
         ("literal", "boolean"),
         ("multiline", "boolean"),
