@@ -68,3 +68,5 @@ mod watchdog;
 mod windows;
 // The fuzz targets' seed corpora (fuzz/corpus/), replayed on stable.
 mod fuzz_corpus;
+// function_context (-W): each match inside its definition, one fixture per language.
+mod function_context;
