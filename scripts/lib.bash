@@ -52,3 +52,44 @@ crate_warned() {
   # shellcheck disable=SC2016 # backquotes as cargo prints them
   grep -q '^warning: `dsh-search`' "$1"
 }
+
+# check_cc DIR TARGET...: for a type check of TARGET (which links
+# nothing), a stand-in C compiler for the tree-sitter grammars' build
+# scripts when this machine has none for it (macOS, Windows' MSVC): it
+# says it is clang when the cc crate asks (`-E` of its detection file;
+# `-?`, cl's flag, refused) and writes an empty object at -o; its
+# archiver writes an empty archive where either form of its command line
+# (ar's, lib.exe's `-out:`) says. Written into DIR; CC_<target> and
+# AR_<target> exported.
+# The release builds compile the grammars for real (zig, mingw).
+check_cc() {
+  local dir=$1 target var
+  shift
+  cat >"$dir/cc" <<'STUB'
+#!/bin/sh
+out=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -E) echo '"clang" "gcc"'; exit 0 ;;
+    -\?) exit 1 ;;
+    -o) out=$2 ;;
+  esac
+  shift
+done
+[ -z "$out" ] || : >"$out"
+STUB
+  cat >"$dir/ar" <<'STUB'
+#!/bin/sh
+for arg in "$@"; do
+  case $arg in
+    -out:* | /OUT:*) : >"${arg#*:}" ;;
+    *.a | *.lib) : >"$arg" ;;
+  esac
+done
+STUB
+  chmod +x "$dir/cc" "$dir/ar"
+  for target in "$@"; do
+    var=${target//-/_}
+    export "CC_$var=$dir/cc" "AR_$var=$dir/ar"
+  done
+}
