@@ -33,6 +33,19 @@ pub const LANGUAGES: [(Language, &str); 8] = [
 ];
 
 impl Language {
+    /// Every language, in declaration order (the fuzz target's choice).
+    pub const ALL: [Language; 9] = [
+        Language::Rust,
+        Language::Python,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::Go,
+        Language::Java,
+        Language::C,
+        Language::Cpp,
+    ];
+
     /// TypeScript's JSX files have a grammar of their own.
     pub fn refine(self, path: &str) -> Self {
         let tsx = std::path::Path::new(path)
@@ -152,6 +165,17 @@ impl Language {
                     .then(|| node.child_by_field_name("name"))?
                     .map(|n| (text(n, source), "function"))
             }
+            // `obj.run = (…) => …`: a function with the target's name.
+            "assignment_expression" if js => {
+                let value = node.child_by_field_name("right")?.kind();
+                let function = matches!(
+                    value,
+                    "arrow_function" | "function_expression" | "function" | "generator_function"
+                );
+                function
+                    .then(|| node.child_by_field_name("left"))?
+                    .map(|n| (text(n, source), "function"))
+            }
             "type_declaration" if self == Language::Go => {
                 let mut cursor = node.walk();
                 let spec = node
@@ -203,25 +227,41 @@ pub fn method_if_in_type(kind: &'static str, outer: Option<Node<'_>>) -> &'stati
 }
 
 impl Language {
-    /// Where a definition's text starts: with its decorators (Python), its
-    /// `template <…>` (C++), its `const` (a JavaScript function in a
-    /// variable).
-    pub fn extended_start(self, node: Node<'_>) -> Node<'_> {
-        let wrapper = match self {
-            Language::Python => "decorated_definition",
-            Language::Cpp => "template_declaration",
-            Language::JavaScript | Language::TypeScript | Language::Tsx
-                if node.kind() == "variable_declarator" =>
-            {
-                return node.parent().unwrap_or(node);
-            }
-            _ => return node,
-        };
-        match node.parent() {
-            Some(parent) if parent.kind() == wrapper => parent,
-            _ => node,
-        }
+    /// Whether `node` wraps a definition whose lines start with it: a
+    /// Python decorated definition, a C++ `template <…>`, a JavaScript
+    /// `export`, declaration or statement around a function.
+    pub fn wraps(self, node: Node<'_>) -> bool {
+        matches!(
+            (self, node.kind()),
+            (Language::Python, "decorated_definition")
+                | (Language::Cpp, "template_declaration")
+                | (
+                    Language::JavaScript | Language::TypeScript | Language::Tsx,
+                    "export_statement"
+                        | "lexical_declaration"
+                        | "variable_declaration"
+                        | "expression_statement"
+                )
+        )
     }
+}
+
+/// The row a node starting on `row` starts on with the comments and
+/// attributes right above it (a doc comment, `#[cfg(…)]`), `before` being
+/// the siblings before it: each on lines of its own, with no blank line
+/// between. A comment after code on its line (`impl X { // note`) belongs
+/// to that line, not to what follows.
+pub fn attached_row(before: &[Node<'_>], mut row: usize) -> usize {
+    for (i, prev) in before.iter().enumerate().rev() {
+        let attached = prev.kind().contains("comment") || prev.kind() == "attribute_item";
+        let start = prev.start_position().row;
+        let own_line = i == 0 || super::last_row(before[i - 1]) < start;
+        if !attached || !own_line || super::last_row(*prev) + 1 < row {
+            break;
+        }
+        row = start;
+    }
+    row
 }
 
 /// The name a C or C++ function definition declares: the identifier at

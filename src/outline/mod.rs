@@ -30,9 +30,12 @@ pub struct Definition {
     pub name: String,
     /// `function`, `method`, `class`, `struct`, `impl`, …
     pub kind: &'static str,
-    /// 1-based, inclusive.
+    /// 1-based, inclusive: from its doc comment or attributes, if any.
     pub start_line: u64,
     pub end_line: u64,
+    /// The line that starts the definition itself (`fn`, `def`, `class`):
+    /// what a long definition shows above its matches.
+    pub signature_line: u64,
 }
 
 /// The language rg's types give the file at `path`, if one has a parser.
@@ -113,42 +116,50 @@ pub fn definitions(
 }
 
 /// The smallest named definition under `root` that holds `row`, its
-/// range counted from its extended start (a decorator, a `template`
-/// line). Every node on the row is looked into, not only the first (an
-/// `export` or a decorator shares its line with the definition); a node
-/// that only ends at the start of the row (a comment with its newline)
-/// does not hold it. Iterative: a deep tree cannot exhaust the stack.
+/// lines counted from the comments and attributes right above it and from
+/// what wraps it (a decorator, a `template` line, an `export`). Every node
+/// on the row is looked into, not only the first (an `export` or a
+/// decorator shares its line with the definition); a node that only ends
+/// at the start of the row (a comment with its newline) does not hold it.
+/// Iterative, and each node's siblings and wrapper are known from the
+/// walk itself (tree-sitter finds a node's parent from the root): a deep
+/// tree costs neither stack nor time.
 fn innermost(root: Node<'_>, row: usize, language: Language, source: &[u8]) -> Option<Definition> {
     let mut best: Option<Definition> = None;
-    // Nodes to look into, each with the definition it lies in.
-    let mut stack: Vec<(Node<'_>, Option<Node<'_>>)> = vec![(root, None)];
-    while let Some((node, outer)) = stack.pop() {
+    // Nodes to look into: each with the definition it lies in, and the
+    // row its wrapper's lines start on when it is a wrapper's content.
+    let mut stack: Vec<(Node<'_>, Option<Node<'_>>, Option<usize>)> = vec![(root, None, None)];
+    let mut children = Vec::new();
+    while let Some((node, outer, wrap)) = stack.pop() {
         let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            let defined = language.definition(child, source);
-            let start = if defined.is_some() {
-                language.extended_start(child).start_position().row
-            } else {
-                child.start_position().row
-            };
+        children.clear();
+        children.extend(node.children(&mut cursor));
+        for (i, &child) in children.iter().enumerate() {
+            // A node's lines start at its comments above (a doc comment
+            // above an `export` belongs to the function inside it), or
+            // where its wrapper's do.
+            let own = languages::attached_row(&children[..i], child.start_position().row);
+            let start = wrap.map_or(own, |w| w.min(own));
             if start > row || last_row(child) < row {
                 continue;
             }
-            match defined {
+            let inner_wrap = language.wraps(child).then_some(start);
+            match language.definition(child, source) {
                 Some((name, kind)) => {
                     let found = Definition {
                         name,
                         kind: languages::method_if_in_type(kind, outer),
                         start_line: start as u64 + 1,
                         end_line: last_row(child) as u64 + 1,
+                        signature_line: child.start_position().row as u64 + 1,
                     };
                     let span = |d: &Definition| d.end_line - d.start_line;
                     if best.as_ref().is_none_or(|b| span(&found) <= span(b)) {
                         best = Some(found);
                     }
-                    stack.push((child, Some(child)));
+                    stack.push((child, Some(child), inner_wrap));
                 }
-                None => stack.push((child, outer)),
+                None => stack.push((child, outer, inner_wrap)),
             }
         }
     }
@@ -188,6 +199,31 @@ mod tests {
         assert_eq!(language_of("App.TSX"), None);
         assert_eq!(language_of("App.tsx"), Some(Language::Tsx));
         assert_eq!(language_of("notes.txt"), None);
+    }
+
+    #[test]
+    fn doc_comments_and_attributes_above_belong_to_the_definition() {
+        let source = b"// loose\n\n/// Does f.\n#[inline]\nfn f() {\n    1;\n}\n";
+        let found = definitions(source, Language::Rust, &[1, 3, 4, 6], soon()).unwrap();
+        let f = Definition {
+            name: "f".into(),
+            kind: "function",
+            start_line: 3,
+            end_line: 7,
+            signature_line: 5,
+        };
+        assert_eq!(found, vec![None, Some(f.clone()), Some(f.clone()), Some(f)]);
+    }
+
+    #[test]
+    fn a_javascript_function_assigned_is_named_by_its_target() {
+        let source = b"inst.run = (p) => {\n  go(p);\n};\n";
+        let found = definitions(source, Language::JavaScript, &[2], soon()).unwrap();
+        let d = found[0].as_ref().unwrap();
+        assert_eq!(
+            (d.name.as_str(), d.kind, d.start_line, d.end_line),
+            ("inst.run", "function", 1, 3)
+        );
     }
 
     #[test]

@@ -127,7 +127,7 @@ fn wanted(m: u64, d: Option<&Definition>, context: Context, last: u64) -> (u64, 
         Some(d) => (
             m.saturating_sub(AROUND).max(d.start_line),
             (m + AROUND).min(d.end_line),
-            Some(d.start_line),
+            Some(d.signature_line),
         ),
         None => (
             m.saturating_sub(context.before as u64).max(1),
@@ -152,7 +152,10 @@ fn windows(
     let index = |n: u64| lines.partition_point(|l| l.number < n);
     let own: Vec<(usize, usize)> = wanted
         .iter()
-        .map(|&(from, to, head)| (index(head.unwrap_or(from).min(from)), index(to + 1)))
+        .map(|&(from, to, head)| {
+            let head = head.unwrap_or(from);
+            (index(head.min(from)), index(head.max(to) + 1))
+        })
         .collect();
     let mut starts: Vec<usize> = own.iter().map(|w| w.0).collect();
     for k in (0..starts.len().saturating_sub(1)).rev() {
