@@ -13,6 +13,8 @@
 //! - [`rg_output`]: rg's stdout (`--json` records, NUL-separated paths,
 //!   `--count` lines) through the sinks to the rendered page; previews stay
 //!   within the cap, paths in the text hold no raw control character.
+//! - [`outline`]: a file's bytes as function context parses them (one
+//!   byte picks the language); each line's definition holds the line.
 //!
 //! Nothing here runs a search: the settings name an rg that is not there,
 //! so a tool call fails before anything starts and no probe runs.
@@ -503,5 +505,34 @@ fn check_no_control(text: &str, previews: &[String]) {
     outside.push_str(rest);
     if let Some(c) = outside.chars().find(|&c| c.is_control() && c != '\n') {
         panic!("a raw control character {c:?} outside the previews: {text:?}");
+    }
+}
+
+/// Target `outline`: the first byte picks a language, the rest is a file
+/// as function context parses it (SPEC §4), asked for the definition of
+/// every third line and the line past the end. The parse ends (by the
+/// deadline at the latest); a definition found holds its line and has a
+/// name.
+pub fn outline(data: &[u8]) {
+    let Some((&pick, source)) = data.split_first() else {
+        return;
+    };
+    let language =
+        crate::outline::Language::ALL[usize::from(pick) % crate::outline::Language::ALL.len()];
+    let last = memchr::memchr_iter(b'\n', source).count() as u64 + 2;
+    let lines: Vec<u64> = (1..=last).step_by(3).chain([last]).collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let Ok(found) = crate::outline::definitions(source, language, &lines, deadline) else {
+        return;
+    };
+    assert_eq!(found.len(), lines.len());
+    for (line, definition) in lines.iter().zip(found) {
+        if let Some(d) = definition {
+            assert!(
+                d.start_line <= *line && *line <= d.end_line,
+                "line {line} outside its definition {d:?}"
+            );
+            assert!(!d.kind.is_empty(), "{d:?}");
+        }
     }
 }

@@ -44,3 +44,8 @@ fn tool_arguments_seeds() {
 fn rg_output_seeds() {
     replay("rg_output", dsh_search::fuzzing::rg_output);
 }
+
+#[test]
+fn outline_seeds() {
+    replay("outline", dsh_search::fuzzing::outline);
+}

@@ -1,0 +1,129 @@
+// Function-context fixture: C++. Each token that starts with needle marks one case of
+// tests/integration/function_context.rs, which names lines by number.
+
+#include <vector>
+
+/// Adds one; needle_doc sits in this doc comment, outside the function.
+int add_one(int n) {
+    return n + 1;
+}
+
+int needle_signature(int n) {
+    return n * 2;
+}
+
+// needle_between: a comment between two definitions.
+
+namespace shapes {
+// needle_namespace: inside the namespace, outside its class.
+class Counter {
+  public:
+    void bump() {
+        count += 1;  // needle_method
+    }
+    int get() const;
+
+  private:
+    int count = 0;  // needle_field
+};
+
+int Counter::get() const {
+    return count;  // needle_out_of_line
+}
+
+}  // namespace shapes
+
+template <typename T>
+T twice(T x) {
+    return x + x;  // needle_template
+}
+
+struct Point {
+    int x;
+    int y;
+    int sum() const { return x + y; }  // needle_struct_method
+};
+
+// C++ has no nested functions: a lambda is a closure.
+int with_lambda(std::vector<int> items) {
+    auto square = [](int x) {
+        return x * x;  // needle_closure
+    };
+    return square(items[0]);
+}
+
+// A definition over 50 lines: its signature, then 3 lines around each match.
+int long_function() {
+    int total = 0;
+    total += 1;
+    total += 2;
+    total += 3;
+    total += 4;
+    total += 5;
+    total += 6;
+    total += 7;
+    total += 8;
+    total += 9;
+    total += 10;
+    total += 11;
+    total += 12;
+    total += 13;
+    total += 14;
+    total += 15;
+    total += 16;
+    total += 17;
+    total += 18;
+    total += 19;
+    total += 20;
+    total += 21;
+    total += 22;
+    total += 23;
+    total += 24;
+    total += 25;
+    total += 26;
+    total += 27;
+    total += 28;
+    total += 29;
+    total += 30;  // needle_long
+    total += 31;
+    total += 32;
+    total += 33;
+    total += 34;
+    total += 35;
+    total += 36;
+    total += 37;
+    total += 38;
+    total += 39;
+    total += 40;
+    total += 41;
+    total += 42;
+    total += 43;
+    total += 44;
+    total += 45;
+    total += 46;
+    total += 47;
+    total += 48;
+    total += 49;
+    total += 50;  // needle_later
+    total += 51;
+    total += 52;
+    total += 53;
+    total += 54;
+    total += 55;
+    total += 56;
+    total += 57;
+    total += 58;
+    total += 59;
+    total += 60;
+    return total;
+}
+
+// A syntax error: tree-sitter parses on, the next function is whole.
+int broken() {
+    int x = (1 + ;
+    return x;
+}
+
+int intact() {
+    return 2;  // needle_intact
+}
