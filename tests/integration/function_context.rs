@@ -2,10 +2,13 @@
 //! `function_context`; SPEC §3a, §4) against real rg, byte for byte: each
 //! matched line shown with the lines of the smallest named definition that
 //! holds it, as context lines, merged and separated (`--`) as context
-//! blocks are; a definition over 50 lines cut to its first line and 3
-//! lines either side of each match; a match outside any definition, or in
-//! a file without a parser, with the context asked for, and the closing
-//! line that counts such files.
+//! blocks are. A definition's lines start at the comments and attributes
+//! right above it (no blank line between), so a match in a doc comment
+//! shows the definition it documents; a definition over 50 lines is cut
+//! to its signature line (the `fn`, `def`, `class` line) and 3 lines
+//! either side of each match; a match outside any definition, or in a
+//! file without a parser, gets the context asked for, and the closing
+//! line counts such files.
 //!
 //! Each language has a checked-in fixture (`fixtures/function_context/`)
 //! with the same cases, each marked by a token of its own (`needle_method`,
@@ -66,6 +69,18 @@ impl Fixture {
         let mut args = vec!["grep", pattern, "-W"];
         args.extend_from_slice(extra);
         self.tree().run(&args)
+    }
+
+    /// This fixture with a blank line added after line `n`: the lines
+    /// after it move down one.
+    fn with_blank_line_after(&self, n: usize) -> Fixture {
+        let mut lines: Vec<&str> = self.text.split_inclusive('\n').collect();
+        assert!(n <= lines.len(), "{} has no line {n}", self.name);
+        lines.insert(n, "\n");
+        Fixture {
+            name: self.name,
+            text: Box::leak(lines.concat().into_boxed_str()),
+        }
     }
 
     /// Line `n` (1-based) of the fixture.
@@ -303,9 +318,13 @@ fn with_files_or_count_it_is_ignored_and_named() {
 }
 
 /// What `needle_doc|needle_method` with function context shows of the
-/// Rust fixture.
+/// Rust fixture: the doc comment with the function it documents, the
+/// method.
 const DOC_AND_METHOD: &str = "Found 2 matches\n\nsample.rs\n\
      Line 6: /// Adds one; needle_doc sits in this doc comment, outside the function.\n\
+     Line 7- pub fn add_one(n: u32) -> u32 {\n\
+     Line 8-     n + 1\n\
+     Line 9- }\n\
      --\n\
      Line 22-     pub fn bump(&mut self) {\n\
      Line 23:         self.count += 1; // needle_method\n\
@@ -450,11 +469,17 @@ mod rust {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_function() {
+    fn a_doc_comment_shows_the_function_it_documents() {
+        // The doc comment right above `add_one` is part of it.
         F.shows(
             "needle_doc",
             &[],
-            &["Line 6: /// Adds one; needle_doc sits in this doc comment, outside the function."],
+            &[
+                "Line 6: /// Adds one; needle_doc sits in this doc comment, outside the function.",
+                "Line 7- pub fn add_one(n: u32) -> u32 {",
+                "Line 8-     n + 1",
+                "Line 9- }",
+            ],
         );
     }
 
@@ -534,6 +559,7 @@ mod rust {
             "fn add_one",
             &[],
             &[
+                "Line 6- /// Adds one; needle_doc sits in this doc comment, outside the function.",
                 "Line 7: pub fn add_one(n: u32) -> u32 {",
                 "Line 8-     n + 1",
                 "Line 9- }",
@@ -628,11 +654,13 @@ mod rust {
         F.defines(
             "needle_",
             &[
-                (6, None),
+                (6, Some(("add_one", "function", 6, 9))),
                 (11, Some(("needle_signature", "function", 11, 13))),
                 (15, None),
                 (18, Some(("Counter", "struct", 17, 19))),
                 (23, Some(("bump", "method", 22, 24))),
+                // `// needle_impl` ends the `impl` line, after code: not a
+                // comment above `fn fmt`, so the line is the impl's alone.
                 (27, Some(("fmt::Display for Counter", "impl", 27, 31))),
                 (35, Some(("greet", "method", 34, 36))),
                 (41, Some(("inner", "function", 40, 42))),
@@ -641,8 +669,9 @@ mod rust {
                 (54, Some(("shapes", "module", 53, 55))),
                 (58, Some(("Colour", "enum", 57, 60))),
                 (64, Some(("twice", "macro", 62, 66))),
-                (100, Some(("long_function", "function", 69, 132))),
-                (120, Some(("long_function", "function", 69, 132))),
+                // From the comment right above it.
+                (100, Some(("long_function", "function", 68, 132))),
+                (120, Some(("long_function", "function", 68, 132))),
                 (141, Some(("intact", "function", 140, 142))),
             ],
         );
@@ -804,8 +833,9 @@ mod python {
                 (34, Some(("outer", "function", 30, 34))),
                 (38, Some(("with_lambda", "function", 37, 38))),
                 (43, Some(("cached", "function", 41, 43))),
-                (78, Some(("long_function", "function", 47, 109))),
-                (98, Some(("long_function", "function", 47, 109))),
+                // From the comment right above it.
+                (78, Some(("long_function", "function", 46, 109))),
+                (98, Some(("long_function", "function", 46, 109))),
                 (118, Some(("intact", "function", 117, 118))),
             ],
         );
@@ -883,11 +913,16 @@ mod javascript {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_function() {
+    fn a_doc_comment_shows_the_function_it_documents() {
         F.shows(
             "needle_doc",
             &[],
-            &["Line 6: /** Adds one; needle_doc sits in this doc comment, outside the function. */"],
+            &[
+                "Line 6: /** Adds one; needle_doc sits in this doc comment, outside the function. */",
+                "Line 7- function addOne(n) {",
+                "Line 8-   return n + 1;",
+                "Line 9- }",
+            ],
         );
     }
 
@@ -960,7 +995,7 @@ mod javascript {
         F.defines(
             "needle_",
             &[
-                (6, None),
+                (6, Some(("addOne", "function", 6, 9))),
                 (11, Some(("needle_signature", "function", 11, 13))),
                 (15, None),
                 (18, Some(("Counter", "class", 17, 23))),
@@ -969,8 +1004,9 @@ mod javascript {
                 (29, Some(("outer", "function", 25, 30))),
                 (34, Some(("withClosure", "function", 32, 36))),
                 (39, Some(("arrow", "function", 38, 40))),
-                (74, Some(("longFunction", "function", 43, 106))),
-                (94, Some(("longFunction", "function", 43, 106))),
+                // From the comment right above it.
+                (74, Some(("longFunction", "function", 42, 106))),
+                (94, Some(("longFunction", "function", 42, 106))),
                 (115, Some(("intact", "function", 114, 116))),
             ],
         );
@@ -1053,6 +1089,7 @@ mod typescript {
             "export function addOne",
             &[],
             &[
+                "Line 4- /** Adds one; needle_doc sits in this doc comment, outside the function. */",
                 "Line 5: export function addOne(n: number): number {",
                 "Line 6-   return n + 1;",
                 "Line 7- }",
@@ -1074,11 +1111,17 @@ mod typescript {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_function() {
+    fn a_doc_comment_shows_the_function_it_documents() {
+        // Above an `export`: part of the exported function.
         F.shows(
             "needle_doc",
             &[],
-            &["Line 4: /** Adds one; needle_doc sits in this doc comment, outside the function. */"],
+            &[
+                "Line 4: /** Adds one; needle_doc sits in this doc comment, outside the function. */",
+                "Line 5- export function addOne(n: number): number {",
+                "Line 6-   return n + 1;",
+                "Line 7- }",
+            ],
         );
     }
 
@@ -1151,7 +1194,7 @@ mod typescript {
         F.defines(
             "needle_",
             &[
-                (4, None),
+                (4, Some(("addOne", "function", 4, 7))),
                 (9, Some(("needle_signature", "function", 9, 11))),
                 (13, None),
                 (16, Some(("Counter", "class", 15, 21))),
@@ -1164,8 +1207,9 @@ mod typescript {
                 (45, Some(("Pair", "type", 44, 46))),
                 (49, Some(("Colour", "enum", 48, 51))),
                 (54, Some(("Geometry", "namespace", 53, 55))),
-                (89, Some(("longFunction", "function", 58, 121))),
-                (109, Some(("longFunction", "function", 58, 121))),
+                // From the comment right above it.
+                (89, Some(("longFunction", "function", 57, 121))),
+                (109, Some(("longFunction", "function", 57, 121))),
                 (130, Some(("intact", "function", 129, 131))),
             ],
         );
@@ -1230,11 +1274,17 @@ mod tsx {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_function() {
+    fn a_doc_comment_shows_the_function_it_documents() {
+        // Above an `export`: part of the exported function.
         F.shows(
             "needle_doc",
             &[],
-            &["Line 6: /** A label; needle_doc sits in this doc comment, outside the function. */"],
+            &[
+                "Line 6: /** A label; needle_doc sits in this doc comment, outside the function. */",
+                "Line 7- export function Label({ text }: { text: string }) {",
+                "Line 8-   return <span>{text}</span>;",
+                "Line 9- }",
+            ],
         );
     }
 
@@ -1309,7 +1359,7 @@ mod tsx {
         F.defines(
             "needle_(doc|between|field|method|nested|outer|closure|arrow|interface|long|later|intact)",
             &[
-                (6, None),
+                (6, Some(("Label", "function", 6, 9))),
                 (15, None),
                 (18, Some(("Counter", "class", 17, 23))),
                 (21, Some(("render", "method", 20, 22))),
@@ -1318,8 +1368,9 @@ mod tsx {
                 (34, Some(("Clicker", "function", 32, 36))),
                 (39, Some(("Arrow", "function", 38, 40))),
                 (43, Some(("Props", "interface", 42, 44))),
-                (78, Some(("LongList", "function", 47, 110))),
-                (98, Some(("LongList", "function", 47, 110))),
+                // From the comment right above it.
+                (78, Some(("LongList", "function", 46, 110))),
+                (98, Some(("LongList", "function", 46, 110))),
                 (119, Some(("Intact", "function", 118, 120))),
             ],
         );
@@ -1344,11 +1395,14 @@ mod go {
 
     #[test]
     fn a_function_literal_in_a_variable_shows_the_enclosing_function() {
-        // Go has no nested named functions (the fixture says so).
+        // Go has no nested named functions (the fixture says so, in the
+        // comment right above `Outer`, which is part of it).
         F.shows(
             "needle_nested",
             &[],
             &[
+                "Line 27- // Go has no nested named functions: a function literal is a closure, even",
+                "Line 28- // when a variable holds it.",
                 "Line 29- func Outer() int {",
                 "Line 30- \tinner := func() int {",
                 "Line 31: \t\treturn 7 // needle_nested",
@@ -1375,11 +1429,16 @@ mod go {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_function() {
+    fn a_doc_comment_shows_the_function_it_documents() {
         F.shows(
             "needle_doc",
             &[],
-            &["Line 8: // AddOne adds one; needle_doc sits in this doc comment, outside the function."],
+            &[
+                "Line 8: // AddOne adds one; needle_doc sits in this doc comment, outside the function.",
+                "Line 9- func AddOne(n int) int {",
+                "Line 10- \treturn n + 1",
+                "Line 11- }",
+            ],
         );
     }
 
@@ -1452,16 +1511,17 @@ mod go {
         F.defines(
             "needle_",
             &[
-                (8, None),
+                (8, Some(("AddOne", "function", 8, 11))),
                 (13, Some(("needle_signature", "function", 13, 15))),
                 (17, None),
                 (20, Some(("Counter", "type", 19, 21))),
                 (24, Some(("Bump", "method", 23, 25))),
-                (31, Some(("Outer", "function", 29, 34))),
+                (31, Some(("Outer", "function", 27, 34))),
                 (38, Some(("WithClosure", "function", 36, 40))),
                 (43, Some(("Shape", "type", 42, 44))),
-                (78, Some(("LongFunction", "function", 47, 110))),
-                (98, Some(("LongFunction", "function", 47, 110))),
+                // From the comment right above it.
+                (78, Some(("LongFunction", "function", 46, 110))),
+                (98, Some(("LongFunction", "function", 46, 110))),
                 (119, Some(("Intact", "function", 118, 120))),
             ],
         );
@@ -1514,11 +1574,44 @@ mod java {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_class() {
+    fn a_doc_comment_shows_the_class_it_documents() {
+        // The class with its doc comment is 31 lines: whole.
         F.shows(
             "needle_doc",
             &[],
-            &["Line 8: /** A counter; needle_doc sits in this doc comment, outside the class. */"],
+            &[
+                "Line 8: /** A counter; needle_doc sits in this doc comment, outside the class. */",
+                "Line 9- class Counter {",
+                "Line 10-     private int count; // needle_field",
+                "Line 11- ",
+                "Line 12-     Counter(int start) {",
+                "Line 13-         count = start; // needle_constructor",
+                "Line 14-     }",
+                "Line 15- ",
+                "Line 16-     int needle_signature(int n) {",
+                "Line 17-         return n * 2;",
+                "Line 18-     }",
+                "Line 19- ",
+                "Line 20-     void bump() {",
+                "Line 21-         count += 1; // needle_method",
+                "Line 22-     }",
+                "Line 23- ",
+                "Line 24-     List<Integer> withLambda(List<Integer> items) {",
+                "Line 25-         items.forEach(x -> System.out.println(x)); // needle_closure",
+                "Line 26-         return items;",
+                "Line 27-     }",
+                "Line 28- ",
+                "Line 29-     // Java has no nested functions; a class declared in a method has methods.",
+                "Line 30-     Runnable local() {",
+                "Line 31-         class Local implements Runnable {",
+                "Line 32-             public void run() {",
+                r#"Line 33-                 System.out.println("needle_nested");"#,
+                "Line 34-             }",
+                "Line 35-         }",
+                "Line 36-         return new Local();",
+                "Line 37-     }",
+                "Line 38- }",
+            ],
         );
     }
 
@@ -1573,51 +1666,82 @@ mod java {
         );
     }
 
+    /// The fixture with a blank line after line 125, so that its comment
+    /// (`needle_in_long_class`) is no longer right above `broken` but
+    /// between two methods of `Long`, in `Long` alone.
+    fn with_the_comment_apart() -> Fixture {
+        F.with_blank_line_after(125)
+    }
+
+    /// The comment of line 125 with `broken`, which it is right above.
+    const COMMENT_AND_BROKEN: [&str; 5] = [
+        "Line 125:     // A syntax error (needle_in_long_class): tree-sitter parses on, the next method is whole.",
+        "Line 126-     int broken() {",
+        "Line 127-         int x = (1 + ;",
+        "Line 128-         return x;",
+        "Line 129-     }",
+    ];
+
+    /// The comment of line 125 between two methods of `Long` (see
+    /// [`with_the_comment_apart`]): 3 lines either side.
+    const AROUND_THE_COMMENT_APART: [&str; 7] = [
+        "Line 122-         return total;",
+        "Line 123-     }",
+        "Line 124- ",
+        "Line 125:     // A syntax error (needle_in_long_class): tree-sitter parses on, the next method is whole.",
+        "Line 126- ",
+        "Line 127-     int broken() {",
+        "Line 128-         int x = (1 + ;",
+    ];
+
     #[test]
     fn a_long_class_shows_its_first_line_and_three_lines_around_a_match_between_methods() {
-        F.shows(
+        // As the fixture is, the comment is right above `broken`: part of
+        // it, which is whole.
+        F.shows("needle_in_long_class", &[], &COMMENT_AND_BROKEN);
+        // A blank line after it: in `Long` alone (77 lines), which is cut.
+        with_the_comment_apart().shows(
             "needle_in_long_class",
             &[],
             &[
-                "Line 58- class Long {",
-                "--",
-                "Line 122-         return total;",
-                "Line 123-     }",
-                "Line 124- ",
-                "Line 125:     // A syntax error (needle_in_long_class): tree-sitter parses on, the next method is whole.",
-                "Line 126-     int broken() {",
-                "Line 127-         int x = (1 + ;",
-                "Line 128-         return x;",
-            ],
+                &["Line 58- class Long {", "--"],
+                &AROUND_THE_COMMENT_APART[..],
+            ]
+            .concat(),
         );
     }
 
     #[test]
     fn matches_in_a_long_method_and_in_its_long_class_show_both_first_lines() {
+        let long_method = [
+            "Line 60-     int longMethod() {",
+            "--",
+            "Line 88-         total += 27;",
+            "Line 89-         total += 28;",
+            "Line 90-         total += 29;",
+            "Line 91:         total += 30; // needle_long",
+            "Line 92-         total += 31;",
+            "Line 93-         total += 32;",
+            "Line 94-         total += 33;",
+            "--",
+        ];
+        // As the fixture is, the second match is in `broken`: no line of
+        // `Long` but its methods'.
         F.shows(
             "needle_long|needle_in_long_class",
             &[],
+            &[&long_method[..], &COMMENT_AND_BROKEN[..]].concat(),
+        );
+        // A blank line after the comment: it is in `Long` alone.
+        with_the_comment_apart().shows(
+            "needle_long|needle_in_long_class",
+            &[],
             &[
-                "Line 58- class Long {",
-                "--",
-                "Line 60-     int longMethod() {",
-                "--",
-                "Line 88-         total += 27;",
-                "Line 89-         total += 28;",
-                "Line 90-         total += 29;",
-                "Line 91:         total += 30; // needle_long",
-                "Line 92-         total += 31;",
-                "Line 93-         total += 32;",
-                "Line 94-         total += 33;",
-                "--",
-                "Line 122-         return total;",
-                "Line 123-     }",
-                "Line 124- ",
-                "Line 125:     // A syntax error (needle_in_long_class): tree-sitter parses on, the next method is whole.",
-                "Line 126-     int broken() {",
-                "Line 127-         int x = (1 + ;",
-                "Line 128-         return x;",
-            ],
+                &["Line 58- class Long {", "--"],
+                &long_method[..],
+                &AROUND_THE_COMMENT_APART[..],
+            ]
+            .concat(),
         );
     }
 
@@ -1639,8 +1763,8 @@ mod java {
         F.defines(
             "needle_",
             &[
-                (8, None),
-                (10, Some(("Counter", "class", 9, 38))),
+                (8, Some(("Counter", "class", 8, 38))),
+                (10, Some(("Counter", "class", 8, 38))),
                 (13, Some(("Counter", "constructor", 12, 14))),
                 (16, Some(("needle_signature", "method", 16, 18))),
                 (21, Some(("bump", "method", 20, 22))),
@@ -1651,9 +1775,10 @@ mod java {
                 (46, Some(("Colour", "enum", 46, 49))),
                 (51, Some(("Point", "record", 51, 52))),
                 (54, Some(("Marker", "annotation", 54, 56))),
-                (91, Some(("longMethod", "method", 60, 123))),
-                (111, Some(("longMethod", "method", 60, 123))),
-                (125, Some(("Long", "class", 58, 134))),
+                // From the comment right above each.
+                (91, Some(("longMethod", "method", 59, 123))),
+                (111, Some(("longMethod", "method", 59, 123))),
+                (125, Some(("broken", "method", 125, 129))),
                 (132, Some(("intact", "method", 131, 133))),
             ],
         );
@@ -1669,11 +1794,13 @@ mod c {
     #[test]
     fn a_struct_member_shows_the_struct() {
         // C has no methods (the fixture says so): a function pointer in a
-        // struct is the nearest thing.
+        // struct is the nearest thing. The comment right above the struct
+        // is part of it.
         F.shows(
             "needle_field",
             &[],
             &[
+                "Line 18- /* The nearest thing to a method: a function pointer in a struct. */",
                 "Line 19- struct counter {",
                 "Line 20:     int count; /* needle_field */",
                 "Line 21-     void (*bump)(struct counter *self);",
@@ -1694,11 +1821,16 @@ mod c {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_function() {
+    fn a_doc_comment_shows_the_function_it_documents() {
         F.shows(
             "needle_doc",
             &[],
-            &["Line 7: /** Adds one; needle_doc sits in this doc comment, outside the function. */"],
+            &[
+                "Line 7: /** Adds one; needle_doc sits in this doc comment, outside the function. */",
+                "Line 8- int add_one(int n) {",
+                "Line 9-     return n + 1;",
+                "Line 10- }",
+            ],
         );
     }
 
@@ -1785,16 +1917,17 @@ mod c {
         F.defines(
             "needle_",
             &[
-                (7, None),
+                (7, Some(("add_one", "function", 7, 10))),
                 (12, Some(("needle_signature", "function", 12, 14))),
                 (16, None),
-                (20, Some(("counter", "struct", 19, 22))),
+                (20, Some(("counter", "struct", 18, 22))),
                 (25, Some(("counter_bump", "function", 24, 26))),
                 (29, Some(("colour_name", "function", 28, 30))),
                 (33, Some(("number", "union", 32, 35))),
                 (38, Some(("colour", "enum", 37, 40))),
-                (74, Some(("long_function", "function", 43, 106))),
-                (94, Some(("long_function", "function", 43, 106))),
+                // From the comment right above it.
+                (74, Some(("long_function", "function", 42, 106))),
+                (94, Some(("long_function", "function", 42, 106))),
                 (115, Some(("intact", "function", 114, 116))),
             ],
         );
@@ -1860,11 +1993,13 @@ mod cpp {
 
     #[test]
     fn a_lambda_shows_the_enclosing_function() {
-        // C++ has no nested functions (the fixture says so).
+        // C++ has no nested functions (the fixture says so, in the
+        // comment right above `with_lambda`, which is part of it).
         F.shows(
             "needle_closure",
             &[],
             &[
+                "Line 47- // C++ has no nested functions: a lambda is a closure.",
                 "Line 48- int with_lambda(std::vector<int> items) {",
                 "Line 49-     auto square = [](int x) {",
                 "Line 50:         return x * x;  // needle_closure",
@@ -1876,11 +2011,16 @@ mod cpp {
     }
 
     #[test]
-    fn a_doc_comment_is_outside_the_function() {
+    fn a_doc_comment_shows_the_function_it_documents() {
         F.shows(
             "needle_doc",
             &[],
-            &["Line 6: /// Adds one; needle_doc sits in this doc comment, outside the function."],
+            &[
+                "Line 6: /// Adds one; needle_doc sits in this doc comment, outside the function.",
+                "Line 7- int add_one(int n) {",
+                "Line 8-     return n + 1;",
+                "Line 9- }",
+            ],
         );
     }
 
@@ -1953,20 +2093,28 @@ mod cpp {
         F.defines(
             "needle_",
             &[
-                (6, None),
+                (6, Some(("add_one", "function", 6, 9))),
                 (11, Some(("needle_signature", "function", 11, 13))),
                 (15, None),
-                (18, Some(("shapes", "namespace", 17, 34))),
+                // needle_namespace: the comment right above `Counter`, so
+                // part of it, not a line of the namespace alone.
+                (18, Some(("Counter", "class", 18, 28))),
                 (22, Some(("bump", "method", 21, 23))),
-                (27, Some(("Counter", "class", 19, 28))),
+                (27, Some(("Counter", "class", 18, 28))),
                 (31, Some(("Counter::get", "function", 30, 32))),
                 (38, Some(("twice", "function", 36, 39))),
                 (44, Some(("sum", "method", 44, 44))),
-                (50, Some(("with_lambda", "function", 48, 53))),
-                (87, Some(("long_function", "function", 56, 119))),
-                (107, Some(("long_function", "function", 56, 119))),
+                // From the comment right above each.
+                (50, Some(("with_lambda", "function", 47, 53))),
+                (87, Some(("long_function", "function", 55, 119))),
+                (107, Some(("long_function", "function", 55, 119))),
                 (128, Some(("intact", "function", 127, 129))),
             ],
+        );
+        // With a blank line after it, that comment is the namespace's alone.
+        F.with_blank_line_after(18).defines(
+            "needle_namespace",
+            &[(18, Some(("shapes", "namespace", 17, 35)))],
         );
     }
 }
