@@ -4,9 +4,14 @@
 //!
 //! - `query`: what a pattern requires, as a trigram query;
 //! - `grams`: the trigrams of every file, and a query's answer;
-//! - `tree`: the files the scan searches (rg's own `ignore` crate), each
-//!   directory watched before it is read, and the index built over them;
-//! - `watch` (Linux): inotify, read to its end before each call.
+//! - and on Linux: `tree`, the files the scan searches (rg's own `ignore`
+//!   crate) with what each was when read, each directory watched before
+//!   it is read, and the index built over them; `watch`, inotify, read to
+//!   its end before each call; `sources`, the rules rg reads from outside
+//!   the watched tree, read again at each call; `files`, the tree as the
+//!   index knows it and which names still hold what was read; `listing`,
+//!   a call's files and its candidates; `live`, the threads that keep it
+//!   all current, and the plan.
 //!
 //! [`Index::plan`] is all a grep sees: the candidate files, named as rg
 //! names them, or why this call scans. The search then runs the same rg
@@ -19,32 +24,44 @@
 //!   no index); a call with a path, type, include or exclude asks
 //!   `rg --files` itself for its files, kept until the tree's shape
 //!   changes;
-//! - a file changed since it was read (a watcher event, drained before
-//!   each call) is a candidate, as is a file the index never read;
-//! - a change to the tree's shape (an entry created, removed or renamed,
-//!   an ignore file changed) re-walks before the next call plans;
-//! - lost events (the kernel's queue overflowed) drop the index until it
-//!   is rebuilt; every call scans meanwhile.
+//! - a file is vouched for only while it is the file read, unchanged
+//!   (its inode, size and times), and has no other name; one written
+//!   since (a watcher event, drained before each call) or never read is
+//!   a candidate;
+//! - a change to the tree's shape (an entry made, removed or moved, an
+//!   ignore file changed) walks the part it touched again before the call
+//!   plans; a change to the rules outside the tree, or lost events (the
+//!   kernel's queue overflowed), walk the whole tree again, and each file
+//!   found is checked against what was read.
 
 // The index answers on Linux only (see `watch`); elsewhere these are
 // built for their tests.
+#[cfg(target_os = "linux")]
+mod files;
 #[cfg(any(target_os = "linux", test))]
 mod grams;
+#[cfg(target_os = "linux")]
+mod listing;
+#[cfg(target_os = "linux")]
+mod live;
+#[cfg(target_os = "linux")]
+mod names;
 #[cfg(any(target_os = "linux", test))]
 mod query;
+#[cfg(target_os = "linux")]
+mod sources;
 #[cfg(target_os = "linux")]
 mod tree;
 #[cfg(target_os = "linux")]
 mod watch;
 
+use std::ffi::OsString;
 use std::fmt;
+use std::path::PathBuf;
 
 use crate::request::GrepRequest;
 use crate::settings::{IndexMode, Settings};
-use crate::stop::Budget;
-
-#[cfg(target_os = "linux")]
-mod live;
+use crate::stop::{Budget, Stop};
 
 /// What one grep call does: search these files, or scan.
 #[derive(Debug)]
@@ -54,10 +71,10 @@ pub enum Plan {
     /// they were read); `empty` is a directory holding nothing, searched
     /// when there is no candidate.
     Paths {
-        paths: Vec<String>,
+        paths: Vec<OsString>,
         files: usize,
         dirty: usize,
-        empty: String,
+        empty: PathBuf,
     },
     Scan(Why),
 }
@@ -78,8 +95,12 @@ pub enum Why {
     Follow,
     /// Listing the call's files did not go cleanly.
     Listing(String),
-    /// A candidate's name is not UTF-8, and cannot be passed to rg.
-    Unnamed,
+    /// The tree changed, and the index had not taken the change in within
+    /// the part of the call's time it may wait.
+    CatchingUp,
+    /// A directory of the tree (or an ignore file) could not be read: rg
+    /// says so, which only a scan gives.
+    Unreadable(String),
     /// The call's filters leave no file: rg's walk says so in its own
     /// words, which only a walk gives.
     NoFiles,
@@ -95,7 +116,8 @@ impl fmt::Display for Why {
             Why::TooMany(percent) => write!(f, "{percent}% of files are candidates"),
             Why::Follow => f.write_str("follow: links are outside the index"),
             Why::Listing(why) => write!(f, "the call's files could not be listed: {why}"),
-            Why::Unnamed => f.write_str("a candidate's name is not UTF-8"),
+            Why::CatchingUp => f.write_str("the tree changed and the index is catching up"),
+            Why::Unreadable(why) => write!(f, "part of the tree cannot be read: {why}"),
             Why::NoFiles => f.write_str("the filters leave no file to search"),
         }
     }
@@ -141,14 +163,15 @@ pub struct Index {
 
 impl Index {
     /// Start building the index of `settings.workdir` in the background
-    /// (`--index auto`), or say why there is none.
-    pub fn start(settings: &Settings, mode: IndexMode) -> Self {
+    /// (`--index auto`), or say why there is none. Its own rg runs stop
+    /// on `stop`'s signals.
+    pub fn start(settings: &Settings, mode: IndexMode, stop: &Stop) -> Self {
         if mode == IndexMode::Off {
             return Self::none(Why::Off);
         }
         #[cfg(target_os = "linux")]
         {
-            match live::Live::start(settings) {
+            match live::Live::start(settings, stop) {
                 Ok(live) => Self {
                     live: Some(live),
                     why_not: Why::NotReady,
@@ -158,7 +181,7 @@ impl Index {
         }
         #[cfg(not(target_os = "linux"))]
         {
-            let _ = settings;
+            let _ = (settings, stop);
             Self::none(Why::Unavailable(
                 "no watcher here promises that a change is seen before the next call".to_owned(),
             ))
@@ -182,6 +205,15 @@ impl Index {
         }
         let _ = (r, settings, budget);
         Plan::Scan(self.why_not.clone())
+    }
+
+    /// Stop keeping the index: its threads end and its rg runs are killed
+    /// (the server is going).
+    pub fn shutdown(&self) {
+        #[cfg(target_os = "linux")]
+        if let Some(live) = &self.live {
+            live.shutdown();
+        }
     }
 
     /// Wait until the index is ready or has failed, at most `timeout`

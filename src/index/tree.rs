@@ -2,45 +2,194 @@
 //! `ignore` crate, set up as rg sets it up for a search with no path and
 //! no filters), each directory watched before it is read; and the index
 //! built over them.
+//!
+//! A walk starts at any directory of the tree (the workdir for the whole
+//! tree): `ignore` reads the rules of the directories above it as rg does
+//! for a path it is given, so a part walked again lists what a walk of the
+//! whole tree lists there. Every file found comes with its `lstat`
+//! ([`Stat`]): what the index read is still what a name holds only if the
+//! two agree (`files.rs`).
 
-use std::collections::HashSet;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use ignore::WalkBuilder;
 
 use super::grams::{Bits, Builder, Postings};
-#[cfg(target_os = "linux")]
+use super::names::{Name, join, name_of};
 use super::watch::Watcher;
 
-/// What a walk found.
-pub struct Walked {
-    /// The files, named as rg names them searching with no path
-    /// (`src/main.rs`); a name that is not UTF-8 is kept lossily and
-    /// listed in `lossy`.
-    pub files: Vec<String>,
-    pub lossy: HashSet<String>,
-    /// The directories walked (`""` for the workdir).
-    pub dirs: HashSet<String>,
+/// What a file's `lstat` (or, as read, `fstat`) says of its content: equal
+/// values, the same content. A write changes `ctime`, which nothing but
+/// the kernel sets; `ino` tells a file moved or replaced under the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    pub ino: u64,
+    pub size: u64,
+    pub mtime: i64,
+    pub ctime: i64,
+    /// Names the file has, in the tree or not (not part of equality with
+    /// what was read: see [`Stat::same`]).
+    pub links: u64,
 }
 
-/// Why the walk cannot serve the index.
+impl Stat {
+    fn of(meta: &std::fs::Metadata) -> Self {
+        let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+        Self {
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime: ns(meta.mtime(), meta.mtime_nsec()),
+            ctime: ns(meta.ctime(), meta.ctime_nsec()),
+            links: meta.nlink(),
+        }
+    }
+
+    /// Whether this is the file, unchanged, that `read` describes.
+    pub fn same(&self, read: &Stat) -> bool {
+        (self.ino, self.size, self.mtime, self.ctime)
+            == (read.ino, read.size, read.mtime, read.ctime)
+    }
+}
+
+/// How long after its last change a file read may still change without
+/// its `ctime` telling (a file system keeps times to a second, or two, or
+/// to the kernel's tick): the `lstat` of a file read this soon after a
+/// change never vouches for it (git's index treats such an entry as
+/// "racily clean"). The watcher's events still do: the build watches a
+/// directory before it reads the files in it.
+const RACY_NS: i64 = 2_000_000_000;
+
+/// A file a walk found.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub name: Name,
+    pub stat: Stat,
+}
+
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub files: Vec<Found>,
+    /// The directories walked, the first one walked included.
+    pub dirs: Vec<Name>,
+    /// Those of them that hold `.git` (their `info/exclude` is one of the
+    /// rules rg reads, `sources.rs`).
+    pub repos: Vec<Name>,
+    /// What could not be read, by the directory it was met in: rg says
+    /// so on stderr, which only a scan gives, so the index does not answer
+    /// while any remains.
+    pub errors: Vec<(Name, String)>,
+}
+
+/// How deep a walk goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// The whole tree under the directory.
+    Whole,
+    /// The directory's own entries (its directories listed, not walked).
+    Entries,
+}
+
+/// Why the walk cannot serve the index at all.
 pub type Refusal = String;
 
-/// Walk `workdir` as rg does; with a watcher, each directory is watched
-/// before its entries are read.
-#[cfg(target_os = "linux")]
-pub fn walk(workdir: &Path, watcher: &Watcher) -> Result<Walked, Refusal> {
-    let mut walked = Walked {
-        files: Vec::new(),
-        lossy: HashSet::new(),
-        dirs: HashSet::new(),
-    };
-    let root_fs = file_system(workdir)?;
-    // rg's defaults: hidden files skipped; .gitignore (in a git
-    // repository), .git/info/exclude, the global excludes, .ignore and
-    // .rgignore honoured, in this directory and its parents; links not
-    // followed.
-    let mut builder = WalkBuilder::new(workdir);
+/// Walk the directory `root` (a name; empty for the workdir) as rg does,
+/// watching each directory walked before its entries are read. `None`
+/// when `root` is no longer a directory (its parent's listing says what
+/// became of it). Refused when a directory lies on another file system,
+/// or on one that does not report every change, or cannot be watched.
+pub fn walk(
+    workdir: &Path,
+    root: &[u8],
+    depth: Depth,
+    watcher: &Arc<Watcher>,
+    device: u64,
+) -> Result<Option<Walked>, Refusal> {
+    let path = join(workdir, root);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_dir() => {}
+        _ => return Ok(None),
+    }
+    watcher
+        .watch(workdir, root)
+        .map_err(|e| format!("cannot watch {} ({e})", path.display()))?;
+    let refusal = Arc::new(Mutex::new(None::<Refusal>));
+    let builder = walker(&path, depth, workdir, watcher, device, &refusal);
+    file_system(&path, device)?;
+    let mut walked = Walked::default();
+    for entry in builder.build() {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let at = error_path(&e).map_or_else(|| root.to_vec(), |p| name_of(p, workdir));
+                walked.errors.push((at, e.to_string()));
+                continue;
+            }
+        };
+        if let Some(e) = entry.error() {
+            // An ignore file that could not be read or parsed: rg says so.
+            walked
+                .errors
+                .push((name_of(entry.path(), workdir), e.to_string()));
+        }
+        let Some(kind) = entry.file_type() else {
+            continue;
+        };
+        let rel = name_of(entry.path(), workdir);
+        if kind.is_dir() {
+            if entry.depth() > 0 && depth == Depth::Entries {
+                walked.dirs.push(rel);
+                continue;
+            }
+            if entry.path().join(".git").metadata().is_ok() {
+                walked.repos.push(rel.clone());
+            }
+            walked.dirs.push(rel);
+        } else if kind.is_file() {
+            match entry.path().symlink_metadata() {
+                Ok(meta) => walked.files.push(Found {
+                    name: rel,
+                    stat: Stat::of(&meta),
+                }),
+                // Gone since it was listed: its removal has an event.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => walked
+                    .errors
+                    .push((rel, format!("{}: {e}", entry.path().display()))),
+            }
+        }
+    }
+    let refused = refusal
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    match refused {
+        Some(why) => Err(why),
+        None => Ok(Some(walked)),
+    }
+}
+
+/// A walk from `path` set up as rg sets up its own: rg's defaults, hidden
+/// files skipped; `.gitignore` (in a git repository), `.git/info/exclude`,
+/// the global excludes, `.ignore` and `.rgignore` honoured, in each
+/// directory and its parents; links not followed. A walk of the whole
+/// tree watches each directory once `ignore` has decided to walk it and
+/// before it reads the directory's ignore files or entries (what refuses
+/// the index, in `refusal`).
+fn walker(
+    path: &Path,
+    depth: Depth,
+    workdir: &Path,
+    watcher: &Arc<Watcher>,
+    device: u64,
+    refusal: &Arc<Mutex<Option<Refusal>>>,
+) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(path);
     builder
         .hidden(true)
         .parents(true)
@@ -51,39 +200,45 @@ pub fn walk(workdir: &Path, watcher: &Watcher) -> Result<Walked, Refusal> {
         .require_git(true)
         .follow_links(false)
         .add_custom_ignore_filename(".rgignore");
-    for entry in builder.build() {
-        let entry = entry.map_err(|e| format!("the walk met an error ({e})"))?;
-        let Some(kind) = entry.file_type() else {
-            continue;
-        };
-        let rel = entry.path().strip_prefix(workdir).unwrap_or(entry.path());
-        let (name, exact) = match rel.to_str() {
-            Some(name) => (name.to_owned(), true),
-            None => (rel.to_string_lossy().into_owned(), false),
-        };
-        if kind.is_dir() {
-            if entry.depth() > 0 && file_system(entry.path())? != root_fs {
-                return Err(format!("{name} is on another file system"));
-            }
-            watcher
-                .watch(workdir, &name)
-                .map_err(|e| format!("cannot watch {name} ({e})"))?;
-            walked.dirs.insert(name);
-        } else if kind.is_file() {
-            if !exact {
-                walked.lossy.insert(name.clone());
-            }
-            walked.files.push(name);
+    match depth {
+        Depth::Entries => {
+            builder.max_depth(Some(1));
+        }
+        Depth::Whole => {
+            let (watcher, workdir, refusal) = (
+                Arc::clone(watcher),
+                workdir.to_path_buf(),
+                Arc::clone(refusal),
+            );
+            builder.filter_entry(move |entry| {
+                if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                    return true;
+                }
+                let rel = name_of(entry.path(), &workdir);
+                let refused = file_system(entry.path(), device).err().or_else(|| {
+                    watcher
+                        .watch(&workdir, &rel)
+                        .err()
+                        .map(|e| format!("cannot watch {} ({e})", entry.path().display()))
+                });
+                let Some(why) = refused else {
+                    return true;
+                };
+                refusal
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_or_insert(why);
+                false
+            });
         }
     }
-    Ok(walked)
+    builder
 }
 
-/// The device of `dir`, once its file system is known to send events for
-/// every change (a network or FUSE file system does not report changes
-/// made by other machines or by its server).
-#[cfg(target_os = "linux")]
-fn file_system(dir: &Path) -> Result<u64, Refusal> {
+/// The device of `dir` when it is `device`'s file system, one that sends
+/// events for every change (a network or FUSE file system does not report
+/// changes made by other machines or by its server).
+pub fn file_system(dir: &Path, device: u64) -> Result<u64, Refusal> {
     // NFS, SMB, CIFS, SMB2, FUSE, 9P, Ceph, AFS, Coda.
     const REMOTE: [i64; 9] = [
         0x6969,
@@ -110,31 +265,44 @@ fn file_system(dir: &Path) -> Result<u64, Refusal> {
             dir.display()
         ));
     }
-    rustix::fs::stat(dir)
+    let dev = rustix::fs::stat(dir)
         .map(|s| s.st_dev)
-        .map_err(|e| format!("cannot read {} ({e})", dir.display()))
+        .map_err(|e| format!("cannot read {} ({e})", dir.display()))?;
+    if device != u64::MAX && dev != device {
+        return Err(format!("{} is on another file system", dir.display()));
+    }
+    Ok(dev)
 }
 
-/// The index over `files`, read from `workdir`: a file that cannot be
-/// read, or that rg would decode from UTF-16 (its byte order mark), is
-/// `always` a candidate.
+/// The index over `files`, read from `workdir`, and what each file was as
+/// it was read. A file is `always` a candidate when the index cannot
+/// vouch for what it read: it could not be read, rg would decode it from
+/// UTF-16 (its byte order mark), or it has another name (a hard link: a
+/// write through that name is reported under that name only, if at all).
+/// A file is `racy` when it changed too recently for its `ctime` to tell
+/// a later change ([`RACY_NS`]).
 pub struct Built {
     pub postings: Postings,
+    pub read: Vec<Stat>,
     pub always: Bits,
+    pub racy: Bits,
     /// Bytes of the files read.
     pub covered: u64,
 }
 
+/// Bytes read from a file at a time: the memory of a build is one such
+/// buffer per thread and the index itself, whatever the files' sizes.
+const CHUNK: usize = 256 * 1024;
+
 /// Build the index of `files` on `threads` threads (each a contiguous
 /// share, its numbers shifted after), each at the lowest priority.
-pub fn build(workdir: &Path, files: &[String], threads: usize) -> Built {
+pub fn build(workdir: &Path, files: &[Name], threads: usize) -> Built {
     let share = files.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<(Builder, Vec<u32>, u64)> = std::thread::scope(|scope| {
+    let parts: Vec<Share> = std::thread::scope(|scope| {
         let running: Vec<_> = files
             .chunks(share)
             .map(|part| {
                 scope.spawn(move || {
-                    #[cfg(target_os = "linux")]
                     let _ = rustix::process::setpriority_process(None, 19);
                     read_all(workdir, part)
                 })
@@ -143,40 +311,167 @@ pub fn build(workdir: &Path, files: &[String], threads: usize) -> Built {
         running.into_iter().filter_map(|t| t.join().ok()).collect()
     });
     let mut whole = Builder::default();
-    let mut unknown = Vec::new();
+    let (mut always, mut racy) = (Vec::new(), Vec::new());
+    let mut read = Vec::with_capacity(files.len());
     let mut covered = 0;
-    for (part, part_unknown, part_covered) in parts {
+    for part in parts {
         let shift = whole.files();
-        unknown.extend(part_unknown.into_iter().map(|id| id + shift));
-        covered += part_covered;
-        whole.append(part);
+        always.extend(part.always.into_iter().map(|id| id + shift));
+        racy.extend(part.racy.into_iter().map(|id| id + shift));
+        read.extend(part.read);
+        covered += part.covered;
+        whole.append(part.builder);
     }
     let postings = whole.freeze();
-    let mut always = Bits::none(postings.files());
-    for id in unknown {
-        always.insert(id);
-    }
+    let bits = |ids: Vec<u32>| {
+        let mut bits = Bits::none(postings.files());
+        for id in ids {
+            bits.insert(id);
+        }
+        bits
+    };
     Built {
+        always: bits(always),
+        racy: bits(racy),
         postings,
-        always,
+        read,
         covered,
     }
 }
 
-/// One share of a build: its builder, the files it could not read, and
-/// the bytes it read.
-fn read_all(workdir: &Path, files: &[String]) -> (Builder, Vec<u32>, u64) {
-    let mut builder = Builder::default();
-    let mut unknown = Vec::new();
-    let mut covered = 0u64;
+/// One thread's share of a build.
+struct Share {
+    builder: Builder,
+    read: Vec<Stat>,
+    always: Vec<u32>,
+    racy: Vec<u32>,
+    covered: u64,
+}
+
+fn read_all(workdir: &Path, files: &[Name]) -> Share {
+    let mut share = Share {
+        builder: Builder::default(),
+        read: Vec::with_capacity(files.len()),
+        always: Vec::new(),
+        racy: Vec::new(),
+        covered: 0,
+    };
+    let mut buf = vec![0u8; CHUNK];
     for name in files {
-        match std::fs::read(workdir.join(name)) {
-            Ok(bytes) if !bytes.starts_with(b"\xFF\xFE") && !bytes.starts_with(b"\xFE\xFF") => {
-                covered += bytes.len() as u64;
-                builder.add(&bytes);
-            }
-            _ => unknown.push(builder.skip()),
+        let id = share.builder.begin();
+        let read = read_one(&join(workdir, name), &mut share.builder, &mut buf);
+        share.builder.finish();
+        let read = read.unwrap_or(Reading {
+            stat: None,
+            bytes: 0,
+            trusted: false,
+            racy: true,
+        });
+        share.covered += read.bytes;
+        share.read.push(read.stat.unwrap_or(Stat {
+            ino: 0,
+            size: u64::MAX,
+            mtime: 0,
+            ctime: 0,
+            links: 0,
+        }));
+        if !read.trusted {
+            share.always.push(id);
+        }
+        if read.racy {
+            share.racy.push(id);
         }
     }
-    (builder, unknown, covered)
+    share
+}
+
+/// One file as read.
+struct Reading {
+    /// What it was as it was read (`None`: not a regular file).
+    stat: Option<Stat>,
+    bytes: u64,
+    /// The index can vouch for what it read (see [`Built`]).
+    trusted: bool,
+    racy: bool,
+}
+
+/// Read the file at `path` into `builder`.
+fn read_one(path: &Path, builder: &mut Builder, buf: &mut [u8]) -> io::Result<Reading> {
+    // Not through a link, and never blocking on a FIFO put in the file's
+    // place since the walk: only a regular file is read.
+    let mut file = File::options()
+        .read(true)
+        .custom_flags(libc_flags())
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(Reading {
+            stat: None,
+            bytes: 0,
+            trusted: false,
+            racy: true,
+        });
+    }
+    let stat = Stat::of(&meta);
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(i64::MAX, |d| {
+            i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)
+        });
+    let racy = now.saturating_sub(stat.ctime) < RACY_NS;
+    let mut trusted = stat.links == 1;
+    let mut total = 0u64;
+    let mut first = true;
+    loop {
+        let n = read_full(&mut file, buf)?;
+        if n == 0 {
+            break;
+        }
+        if first && (buf[..n].starts_with(b"\xFF\xFE") || buf[..n].starts_with(b"\xFE\xFF")) {
+            trusted = false;
+        }
+        first = false;
+        builder.feed(&buf[..n]);
+        total += n as u64;
+    }
+    Ok(Reading {
+        stat: Some(stat),
+        bytes: total,
+        trusted,
+        racy,
+    })
+}
+
+/// Fill `buf` as far as the file goes (a short read mid-file would split
+/// the byte order mark check).
+fn read_full(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// `O_NOFOLLOW | O_NONBLOCK`, as std's `custom_flags` takes them.
+fn libc_flags() -> i32 {
+    use rustix::fs::OFlags;
+    i32::try_from((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits()).unwrap_or(0)
+}
+
+/// The path an error of the walk is about, if it names one.
+fn error_path(e: &ignore::Error) -> Option<&Path> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Partial(errs) => errs.iter().find_map(error_path),
+        ignore::Error::Loop { child, .. } => Some(child),
+        _ => None,
+    }
 }

@@ -9,14 +9,19 @@
 //! reach a channel from a thread of its own, with no way to know that a
 //! change already made has arrived. On every other OS no watcher gives
 //! that order, and the index is not used (`Index::start`).
+//!
+//! A watch follows its directory's inode, not its name: a directory moved
+//! or replaced keeps reporting under the name it was watched by until it
+//! is walked again. So every event that moves, removes or makes a
+//! directory asks for its parent to be listed again and the directory to
+//! be walked again whole ([`Event::Entries`]), and a watch whose name the
+//! index no longer walks is removed ([`Watcher::unwatch_under`]).
 
 use std::collections::HashMap;
-use std::ffi::OsStr;
 use std::io;
 use std::mem::MaybeUninit;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
@@ -24,29 +29,54 @@ use rustix::fd::OwnedFd;
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
 use rustix::io::Errno;
 
-/// The ignore files rg reads in a directory: a change to one re-derives
-/// the file set.
-pub const IGNORE_FILES: [&str; 3] = [".gitignore", ".ignore", ".rgignore"];
+use super::names::{Name, join, under};
+
+/// The names in a directory whose change changes the rules rg walks it by:
+/// its ignore files, and `.git` (whether `.gitignore` applies at all).
+pub const RULE_FILES: [&[u8]; 4] = [b".gitignore", b".ignore", b".rgignore", b".git"];
 
 /// One inotify instance and the directory each of its watches names.
 pub struct Watcher {
     fd: OwnedFd,
-    /// Watch descriptor → directory, relative to the workdir (`""` for it).
-    dirs: Mutex<HashMap<i32, String>>,
+    dirs: Mutex<Dirs>,
 }
 
-/// What the events drained so far say.
-#[derive(Debug, Default)]
-pub struct Changes {
-    /// Files written, created, removed or changed in mode, by the name rg
-    /// prints for them (relative to the workdir).
-    pub dirty: Vec<String>,
-    /// The file set may have changed: an entry created, removed or
-    /// renamed, an ignore file changed, a directory changed in mode.
-    pub structural: bool,
-    /// Events were lost (the kernel's queue overflowed) or cannot be
-    /// placed: nothing the index knows can be trusted.
-    pub lost: bool,
+/// The watches, both ways.
+#[derive(Default)]
+struct Dirs {
+    /// Watch descriptor → directory, relative to the workdir (empty for
+    /// the workdir itself).
+    names: HashMap<i32, Name>,
+    wds: HashMap<Name, i32>,
+}
+
+impl Dirs {
+    fn remove(&mut self, wd: i32) {
+        if let Some(name) = self.names.remove(&wd) {
+            if self.wds.get(&name) == Some(&wd) {
+                self.wds.remove(&name);
+            }
+        }
+    }
+}
+
+/// What one event asks of the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A file's content or mode changed: this name, relative to the workdir.
+    Written(Name),
+    /// The entries of the directory `dir` changed: list it again; `child`,
+    /// when a directory in it was made, removed, moved or changed in mode,
+    /// is walked again whole if it is still there.
+    Entries { dir: Name, child: Option<Name> },
+    /// The rules of the directory `dir` changed (an ignore file, `.git`):
+    /// walk it again whole.
+    Rules(Name),
+    /// The workdir itself was moved, removed or changed in mode.
+    Root,
+    /// Events were lost (the kernel's queue overflowed), or could not be
+    /// read: nothing the index knows can be trusted.
+    Lost,
 }
 
 impl Watcher {
@@ -54,13 +84,18 @@ impl Watcher {
         let fd = inotify::init(CreateFlags::CLOEXEC | CreateFlags::NONBLOCK)?;
         Ok(Self {
             fd,
-            dirs: Mutex::new(HashMap::new()),
+            dirs: Mutex::new(Dirs::default()),
         })
     }
 
-    /// Watch the directory `rel` of `workdir` (before reading it, so that
-    /// nothing created after the read goes unseen).
-    pub fn watch(&self, workdir: &Path, rel: &str) -> io::Result<()> {
+    fn dirs(&self) -> MutexGuard<'_, Dirs> {
+        self.dirs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Watch the directory `rel` of `workdir`, before it is read, so that
+    /// nothing that changes after the read goes unseen. A directory
+    /// watched already (its inode) keeps its watch, named `rel` from now.
+    pub fn watch(&self, workdir: &Path, rel: &[u8]) -> io::Result<()> {
         let flags = WatchFlags::MODIFY
             | WatchFlags::ATTRIB
             | WatchFlags::CLOSE_WRITE
@@ -73,24 +108,48 @@ impl Watcher {
             | WatchFlags::ONLYDIR
             | WatchFlags::DONT_FOLLOW
             | WatchFlags::EXCL_UNLINK;
-        let wd = inotify::add_watch(&self.fd, workdir.join(rel), flags)?;
-        if let Ok(mut dirs) = self.dirs.lock() {
-            dirs.insert(wd, rel.to_owned());
+        let wd = inotify::add_watch(&self.fd, join(workdir, rel), flags)?;
+        let mut dirs = self.dirs();
+        // Another watch named `rel` is a directory moved away or replaced:
+        // only the one just made is that name now.
+        if let Some(&other) = dirs.wds.get(rel) {
+            if other != wd {
+                let _ = inotify::remove_watch(&self.fd, other);
+                dirs.remove(other);
+            }
         }
+        dirs.remove(wd);
+        dirs.names.insert(wd, rel.to_vec());
+        dirs.wds.insert(rel.to_vec(), wd);
         Ok(())
     }
 
-    /// Stop watching every directory not in `keep`.
-    pub fn keep_only(&self, keep: &std::collections::HashSet<String>) {
-        if let Ok(mut dirs) = self.dirs.lock() {
-            dirs.retain(|&wd, rel| {
-                let kept = keep.contains(rel.as_str());
-                if !kept {
-                    let _ = inotify::remove_watch(&self.fd, wd);
+    /// Stop watching `dir` (unless `keep_dir`) and every directory under it
+    /// not in `keep`: they are no longer walked under those names.
+    pub fn unwatch_under(&self, dir: &[u8], keep_dir: bool, keep: impl Fn(&[u8]) -> bool) {
+        let mut dirs = self.dirs();
+        let gone: Vec<i32> = dirs
+            .names
+            .iter()
+            .filter(|(_, name)| {
+                if name.as_slice() == dir {
+                    !keep_dir
+                } else {
+                    under(name, dir) && !keep(name)
                 }
-                kept
-            });
+            })
+            .map(|(&wd, _)| wd)
+            .collect();
+        for wd in gone {
+            let _ = inotify::remove_watch(&self.fd, wd);
+            dirs.remove(wd);
         }
+    }
+
+    /// Directories watched.
+    #[cfg(test)]
+    pub fn watched(&self) -> usize {
+        self.dirs().names.len()
     }
 
     /// Wait up to `timeout` for an event to be queued.
@@ -100,62 +159,144 @@ impl Watcher {
         let _ = poll(&mut fds, timeout.as_ref());
     }
 
-    /// Read every event queued now into `changes`.
-    pub fn drain(&self, changes: &mut Changes) {
+    /// Read every event queued now, handing each to `out`.
+    pub fn drain(&self, out: &mut impl FnMut(Event)) {
         let mut buf = [MaybeUninit::<u8>::uninit(); 16 * 1024];
         let mut reader = inotify::Reader::new(&self.fd, &mut buf);
-        let Ok(mut dirs) = self.dirs.lock() else {
-            changes.lost = true;
-            return;
-        };
+        let mut dirs = self.dirs();
         loop {
             let event = match reader.next() {
                 Ok(event) => event,
                 Err(Errno::WOULDBLOCK | Errno::INTR) => return,
                 Err(_) => {
-                    changes.lost = true;
+                    out(Event::Lost);
                     return;
                 }
             };
             let flags = event.events();
             if flags.contains(ReadFlags::QUEUE_OVERFLOW) {
-                changes.lost = true;
+                out(Event::Lost);
                 continue;
             }
-            let Some(dir) = dirs.get(&event.wd()).cloned() else {
-                // A watch removed a moment ago, or not yet named.
-                changes.structural = true;
-                continue;
-            };
             if flags.contains(ReadFlags::IGNORED) {
-                dirs.remove(&event.wd());
-                changes.structural = true;
+                // The watch is gone (its directory removed, or unwatched
+                // here): what removed it has an event of its own.
+                dirs.remove(event.wd());
                 continue;
             }
-            let Some(name) = event.file_name() else {
-                // The directory itself: removed, moved or changed in mode.
-                changes.structural = true;
+            // A watch removed here a moment ago: its directory is gone
+            // from the walk or walked again under its new name.
+            let Some(dir) = dirs.names.get(&event.wd()) else {
                 continue;
             };
-            let name = OsStr::from_bytes(name.to_bytes());
-            let structural = ReadFlags::CREATE
-                | ReadFlags::DELETE
-                | ReadFlags::MOVED_FROM
-                | ReadFlags::MOVED_TO
-                | ReadFlags::DELETE_SELF
-                | ReadFlags::MOVE_SELF;
-            if flags.intersects(structural)
-                || flags.contains(ReadFlags::ISDIR)
-                || IGNORE_FILES.iter().any(|f| OsStr::new(f) == name)
-            {
-                changes.structural = true;
+            let Some(name) = event.file_name() else {
+                // The directory itself: moved, removed or changed in mode.
+                // Its parent's watch reports the same change by name; the
+                // workdir has no parent in the walk.
+                if dir.is_empty() {
+                    out(Event::Root);
+                }
+                continue;
+            };
+            let rel = child(dir, name.to_bytes());
+            if RULE_FILES.contains(&name.to_bytes()) {
+                out(Event::Rules(dir.clone()));
+                continue;
             }
-            let name = name.to_string_lossy();
-            changes.dirty.push(if dir.is_empty() {
-                name.into_owned()
+            let entry =
+                ReadFlags::CREATE | ReadFlags::DELETE | ReadFlags::MOVED_FROM | ReadFlags::MOVED_TO;
+            if flags.contains(ReadFlags::ISDIR) {
+                // A directory made, removed, moved or changed in mode (it
+                // may have become readable, or not).
+                out(Event::Entries {
+                    dir: dir.clone(),
+                    child: Some(rel),
+                });
+            } else if flags.intersects(entry) {
+                out(Event::Entries {
+                    dir: dir.clone(),
+                    child: None,
+                });
             } else {
-                format!("{dir}/{name}")
-            });
+                out(Event::Written(rel));
+            }
         }
+    }
+}
+
+/// The name of `name` in the directory `dir` (both relative to the workdir).
+fn child(dir: &[u8], name: &[u8]) -> Name {
+    if dir.is_empty() {
+        name.to_vec()
+    } else {
+        let mut rel = Vec::with_capacity(dir.len() + 1 + name.len());
+        rel.extend_from_slice(dir);
+        rel.push(b'/');
+        rel.extend_from_slice(name);
+        rel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drained(w: &Watcher) -> Vec<Event> {
+        let mut events = Vec::new();
+        w.drain(&mut |e| events.push(e));
+        events
+    }
+
+    #[test]
+    fn events_say_what_to_walk_again() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir(root.join("d")).unwrap();
+        let w = Watcher::new().unwrap();
+        w.watch(root, b"").unwrap();
+        w.watch(root, b"d").unwrap();
+        std::fs::write(root.join("d/a.txt"), "x").unwrap();
+        std::fs::write(root.join("d/.ignore"), "x").unwrap();
+        std::fs::create_dir(root.join("e")).unwrap();
+        let events = drained(&w);
+        assert!(events.contains(&Event::Written(b"d/a.txt".to_vec())));
+        assert!(events.contains(&Event::Entries {
+            dir: b"d".to_vec(),
+            child: None
+        }));
+        assert!(events.contains(&Event::Rules(b"d".to_vec())));
+        assert!(events.contains(&Event::Entries {
+            dir: Vec::new(),
+            child: Some(b"e".to_vec())
+        }));
+    }
+
+    #[test]
+    fn a_directory_watched_again_under_a_new_name_reports_under_it() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir(root.join("d")).unwrap();
+        let w = Watcher::new().unwrap();
+        w.watch(root, b"d").unwrap();
+        std::fs::rename(root.join("d"), root.join("e")).unwrap();
+        w.watch(root, b"e").unwrap();
+        drained(&w);
+        std::fs::write(root.join("e/a.txt"), "x").unwrap();
+        assert!(drained(&w).contains(&Event::Written(b"e/a.txt".to_vec())));
+        assert_eq!(w.watched(), 1);
+    }
+
+    #[test]
+    fn unwatched_directories_report_nothing() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir_all(root.join("d/sub")).unwrap();
+        let w = Watcher::new().unwrap();
+        w.watch(root, b"d").unwrap();
+        w.watch(root, b"d/sub").unwrap();
+        w.unwatch_under(b"d", true, |_| false);
+        std::fs::write(root.join("d/sub/a.txt"), "x").unwrap();
+        assert_eq!(drained(&w), Vec::new());
+        assert_eq!(w.watched(), 1);
     }
 }

@@ -67,11 +67,26 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         ));
         return Exit::Failed(ErrorCode::SearchFailed);
     }
-    let index = Index::start(settings, settings.index);
+    let index = Index::start(settings, settings.index, stop);
     wait_for_index(&index);
     let mut server = Server::new(settings, index);
+    let exit = serve_loop(&mut server, &shared, &rx, stop);
+    server.shutdown();
+    exit
+}
+
+/// Serve requests from `rx` until the input ends, stdout fails or a
+/// signal comes.
+fn serve_loop(
+    server: &mut Server,
+    shared: &Arc<Shared>,
+    rx: &mpsc::Receiver<Option<Queued>>,
+    stop: &Arc<Stop>,
+) -> Exit {
     loop {
         if let Some(signal) = stop.signal() {
+            // The index's own rg runs go with the server, whatever ends it.
+            server.shutdown();
             signals::die_if_fatal(stop);
             diag::note(&format!(
                 "dsh-search mcp: stopped by {}",
@@ -89,7 +104,7 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
             }
             Err(mpsc::RecvTimeoutError::Timeout) => continue,
         };
-        let reply = handle_incoming(queued.incoming, &mut server, &shared);
+        let reply = handle_incoming(queued.incoming, server, shared);
         shared.queued.fetch_sub(queued.bytes, Ordering::SeqCst);
         shared.queued_len.fetch_sub(1, Ordering::SeqCst);
         if let Some(reply) = reply {
@@ -366,7 +381,7 @@ fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let stop = Arc::new(Stop::new());
     let shared = Shared::new(&stop);
     // The fuzz target's server keeps no index: no thread, no watcher.
-    let mut server = Server::new(settings, Index::start(settings, IndexMode::Off));
+    let mut server = Server::new(settings, Index::start(settings, IndexMode::Off, &stop));
     let mut input = io::Cursor::new(input);
     let mut replies = Vec::new();
     while let Some(look) = next_look(&mut input, &shared) {

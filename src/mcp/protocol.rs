@@ -94,6 +94,12 @@ impl Server {
         }
     }
 
+    /// Stop keeping the index (the server is going): its threads end and
+    /// its rg runs are killed.
+    pub fn shutdown(&self) {
+        self.index.shutdown();
+    }
+
     /// Whether a JSON array is a batch to serve (legacy 2025-03-26 only).
     pub fn batches(&self) -> bool {
         self.legacy == Some(BATCH_REVISION)
@@ -358,7 +364,10 @@ mod tests {
     #[test]
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
-        let mut server = Server::new(&settings, Index::start(&settings, IndexMode::Off));
+        let mut server = Server::new(
+            &settings,
+            Index::start(&settings, IndexMode::Off, &crate::stop::Stop::new()),
+        );
         for (asked, got, batches) in [
             ("2025-06-18", "2025-06-18", false),
             ("2024-11-05", "2024-11-05", false),

@@ -18,8 +18,10 @@
 //! once, and only its rendering differs.
 
 use std::borrow::Cow;
+use std::ffi::OsString;
+use std::path::Path;
 
-use super::quote::quote;
+use super::quote::{quote, quote_bytes};
 use crate::request::{GlobRequest, GrepRequest, Output};
 use crate::tool::VCS_DIRS;
 
@@ -41,6 +43,9 @@ enum Word {
     Valued(&'static str, String),
     /// A value on its own (the path after `--`), quoted.
     Value(String),
+    /// A file's path as the file system holds it (the index's candidates,
+    /// doc/SPEC.md §11): any bytes on Unix, quoted.
+    Path(OsString),
 }
 
 impl Word {
@@ -54,15 +59,33 @@ impl Word {
             Self::Flag(flag) => Cow::Borrowed(flag),
             Self::Valued(flag, value) => Cow::Owned(format!("{flag}{value}")),
             Self::Value(value) => Cow::Borrowed(value),
+            Self::Path(path) => path.to_string_lossy(),
         }
     }
 
-    /// The word in a POSIX shell script.
+    /// The word in a POSIX shell script, as shown (a path that is not
+    /// UTF-8 lossily).
     fn shell(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
             Self::Valued(flag, value) => Cow::Owned(format!("{flag}{}", quote(value))),
             Self::Value(value) => Cow::Owned(quote(value)),
+            Self::Path(path) => Cow::Owned(quote(&path.to_string_lossy())),
+        }
+    }
+
+    /// The word in a POSIX shell script, byte for byte.
+    fn shell_bytes(&self) -> Cow<'_, [u8]> {
+        match self {
+            #[cfg(unix)]
+            Self::Path(path) => {
+                use std::os::unix::ffi::OsStrExt;
+                Cow::Owned(quote_bytes(path.as_bytes()))
+            }
+            other => match other.shell() {
+                Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+                Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+            },
         }
     }
 }
@@ -103,6 +126,19 @@ impl CommandLine {
             script.push_str(&word.shell());
         }
         script
+    }
+
+    /// [`CommandLine::script`] as run: byte for byte, for a path that is
+    /// not UTF-8 (Unix).
+    #[cfg(unix)]
+    pub fn script_os(&self) -> OsString {
+        use std::os::unix::ffi::OsStringExt;
+        let mut script = format!("exec {}", quote(&self.program)).into_bytes();
+        for word in &self.words {
+            script.push(b' ');
+            script.extend_from_slice(&word.shell_bytes());
+        }
+        OsString::from_vec(script)
     }
 
     /// The Windows command line that carries this line (SPEC §10), built as
@@ -341,13 +377,13 @@ pub const LINE_MAX: usize = 32_000;
 pub fn grep_over_lines(
     rg: &str,
     r: &GrepRequest,
-    paths: &[String],
-    empty: &str,
+    paths: &[OsString],
+    empty: &Path,
 ) -> Vec<CommandLine> {
     let mut head = grep_words(rg, output_flags(r), r);
     head.flag("--");
     if paths.is_empty() {
-        head.words.push(Word::Value(empty.to_owned()));
+        head.words.push(Word::Path(empty.as_os_str().to_owned()));
         return vec![head];
     }
     let base = head.as_run().len();
@@ -355,7 +391,7 @@ pub fn grep_over_lines(
     let mut line = head.clone();
     let mut len = base;
     for path in paths {
-        let word = Word::Value(path.clone());
+        let word = Word::Path(path.clone());
         let width = 1 + word_width(&word);
         if len + width > LINE_MAX && len > base {
             lines.push(std::mem::replace(&mut line, head.clone()));
@@ -371,7 +407,7 @@ pub fn grep_over_lines(
 /// The bytes (Unix) or UTF-16 units (Windows) `word` takes in the line as run.
 fn word_width(word: &Word) -> usize {
     #[cfg(unix)]
-    return word.shell().len();
+    return word.shell_bytes().len();
     #[cfg(windows)]
     {
         let mut one = String::new();

@@ -17,16 +17,24 @@
 
 /// Quote `value` as one POSIX shell word.
 pub fn quote(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('\'');
-    for c in value.chars() {
-        if c == '\'' {
-            out.push_str(r"'\''");
+    // Quoting adds only ASCII around and between whole characters.
+    String::from_utf8(quote_bytes(value.as_bytes()))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Quote the bytes `value` as one POSIX shell word: a file's path, which
+/// on Unix is any bytes but NUL (the index's candidates, doc/SPEC.md §11).
+pub fn quote_bytes(value: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(value.len() + 2);
+    out.push(b'\'');
+    for &b in value {
+        if b == b'\'' {
+            out.extend_from_slice(br"'\''");
         } else {
-            out.push(c);
+            out.push(b);
         }
     }
-    out.push('\'');
+    out.push(b'\'');
     out
 }
 

@@ -184,6 +184,11 @@ impl TestDir {
         self.dir.path()
     }
 
+    /// The HOME (and `XDG_CONFIG_HOME`) the binary runs with.
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
     /// Write `contents` at `rel`, creating parent directories.
     pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
         let path = self.path().join(rel);

@@ -21,8 +21,9 @@ mod smoke;
 mod generated;
 // --explain on stderr, stdout unchanged.
 mod explain;
-// The MCP server's index: the scan's bytes while the tree changes.
-#[cfg(unix)]
+// The MCP server's index: the scan's bytes while the tree changes (it
+// answers on Linux only: elsewhere every call scans).
+#[cfg(target_os = "linux")]
 mod index;
 // glob against real rg: order, caps, VCS dirs, path display.
 mod glob;

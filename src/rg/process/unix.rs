@@ -64,7 +64,7 @@ impl Child {
         // POSIX puts sh at /bin/sh: no PATH search, and no `sh` planted on PATH.
         command
             .arg("-c")
-            .arg(spec.line.script())
+            .arg(spec.line.script_os())
             .current_dir(spec.workdir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
