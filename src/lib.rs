@@ -46,10 +46,16 @@ use crate::response::Response;
 use crate::settings::{Format, Settings};
 use crate::stop::{Halt, Stop};
 
+/// How long the process waits at its end for stderr to take what is
+/// queued for it (`diag`): a pipe nobody reads must not hold the exit.
+const STDERR_FLUSH: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Run dsh-search with this process's arguments; what `main` returns.
 #[must_use]
 pub fn run() -> ExitCode {
-    dispatch().into()
+    let exit = dispatch();
+    diag::flush(STDERR_FLUSH);
+    exit.into()
 }
 
 fn dispatch() -> Exit {

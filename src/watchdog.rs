@@ -31,8 +31,10 @@
 //! system call, runs on after the watch gave up: in the CLI only until the
 //! process exits a moment later; in the MCP server until it ends by itself,
 //! if ever, holding a core (a spinning loop) and whatever memory it holds.
-//! It holds nothing the server needs (no lock, not stdout, no rg: those
-//! were killed), so the server goes on serving, and says on stderr how
+//! It holds nothing the server needs (no lock the server takes; not
+//! stdout; not stderr, whose writes go through `diag`'s queue and never
+//! wait; no rg: those were killed), so the server goes on serving, and
+//! says on stderr how
 //! many such workers are left. Work the watch gave up on is lost, whatever
 //! it had found: the answer is the plain error, as for a timeout that found
 //! nothing. A spill being written when the CLI exits may leave its temp

@@ -16,8 +16,9 @@
 //!   that is answered at once with an error saying the server is busy; a
 //!   notification beyond it is dropped. Cancellations are never queued.
 //! - stdout carries protocol messages only, one per line, written whole by
-//!   whichever thread has one; diagnostics go to stderr (and may fail
-//!   unseen). The server exits 0 at end of input or when the client stops
+//!   whichever thread has one; diagnostics go to stderr through `diag`'s
+//!   bounded queue, never waited for (a client that never reads stderr
+//!   loses notes, counted, not calls). The server exits 0 at end of input or when the client stops
 //!   reading (EPIPE), 4 when stdout fails otherwise, 6 on SIGINT, SIGTERM
 //!   or SIGHUP, and by the signal itself for the fatal ones.
 //!

@@ -228,6 +228,44 @@ fn a_flood_during_a_search_stays_within_bounds(era: Era) {
     s.finish_clean();
 }
 
+/// A client that never reads the server's stderr: once the pipe is full
+/// every write to it would block. `--explain` writes an account of each
+/// call there, and the watchdog a note when it gives up on a call; every
+/// call must still be answered, the one given up on included.
+#[cfg(unix)]
+#[test]
+fn a_client_that_never_reads_stderr_gets_every_reply() {
+    let t = TestDir::new();
+    for i in 0..20 {
+        t.write(&format!("src/f{i}.txt"), format!("needle {i}\n"));
+    }
+    // The debug build (its stall hook) and a short deadline.
+    let mut cmd = t.cmd_std_of(crate::harness::cargo_binary());
+    cmd.env("DSH_SEARCH_TEST_STALL", "checked:stallme").args([
+        "--explain",
+        "--timeout-ms",
+        "2000",
+        "mcp",
+    ]);
+    let mut s = Server::spawn_with_stderr_unread(cmd);
+    super::initialize(&mut s, super::LEGACY);
+    // Far more accounts than a pipe holds (64 KiB on Linux).
+    for id in 1..=300 {
+        let reply = s.tool(Era::Legacy, id, "grep", json!({"pattern": "needle"}));
+        assert_eq!(
+            reply["result"]["content"][0]["text"]
+                .as_str()
+                .map(|t| t.lines().next()),
+            Some(Some("Found 20 matches")),
+            "call {id}: {reply}"
+        );
+    }
+    let reply = s.tool(Era::Legacy, 301, "grep", json!({"pattern": "stallme"}));
+    assert!(reply.to_string().contains("timed out"), "{reply}");
+    let reply = s.tool(Era::Legacy, 302, "grep", json!({"pattern": "needle 1$"}));
+    assert!(reply.to_string().contains("Found 1 match"), "{reply}");
+}
+
 /// SIGTERM to an idle server ends it with `SEARCH_ABORTED`'s exit code,
 /// with its stdin still open (it must not wait for EOF).
 // Unix only: SIGTERM (Windows: Ctrl-Break in tests/integration/windows.rs).

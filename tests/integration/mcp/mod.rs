@@ -104,6 +104,8 @@ pub struct Server {
     /// One item per line the server wrote to stdout; disconnected at EOF.
     lines: Receiver<String>,
     stderr: Option<JoinHandle<String>>,
+    /// stderr, when the test holds it unread.
+    _held: Option<std::process::ChildStderr>,
     /// What runs (see [`harness::describe_command`]), for failure
     /// messages.
     pub what: String,
@@ -125,9 +127,19 @@ impl Server {
         Self::spawn_with_stderr(cmd, Stdio::piped())
     }
 
+    /// The same, with stderr a pipe nobody reads: once it is full, every
+    /// write to it blocks (its `finish` gives an empty stderr).
+    pub fn spawn_with_stderr_unread(cmd: std::process::Command) -> Self {
+        Self::spawn_reading(cmd, Stdio::piped(), false)
+    }
+
     /// The same, with stderr going to `stderr` (a pipe the test reads, or
     /// anything else, such as `/dev/full`).
-    pub fn spawn_with_stderr(mut cmd: std::process::Command, stderr: impl Into<Stdio>) -> Self {
+    pub fn spawn_with_stderr(cmd: std::process::Command, stderr: impl Into<Stdio>) -> Self {
+        Self::spawn_reading(cmd, stderr, true)
+    }
+
+    fn spawn_reading(mut cmd: std::process::Command, stderr: impl Into<Stdio>, read: bool) -> Self {
         let what = harness::describe_command(&cmd);
         let mut child = cmd
             .stdin(Stdio::piped())
@@ -146,7 +158,9 @@ impl Server {
                 }
             }
         });
-        let err = child.stderr.take();
+        let mut err = child.stderr.take();
+        // Unread: held open until the server is dropped.
+        let held = if read { None } else { err.take() };
         let stderr = std::thread::spawn(move || {
             let mut text = String::new();
             if let Some(mut err) = err {
@@ -159,6 +173,7 @@ impl Server {
             stdin,
             lines,
             stderr: Some(stderr),
+            _held: held,
             what,
             last: String::new(),
         }
