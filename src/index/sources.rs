@@ -44,13 +44,17 @@ impl Sources {
     /// (directories holding `.git`, by name) are `repos`.
     pub fn read<'a>(workdir: &Path, repos: impl Iterator<Item = &'a Name>) -> Self {
         let mut paths = Vec::new();
-        for dir in workdir.ancestors().skip(1) {
+        // `ignore` reads the directories above the workdir's real path.
+        let real = workdir
+            .canonicalize()
+            .unwrap_or_else(|_| workdir.to_path_buf());
+        for dir in real.ancestors().skip(1) {
             paths.extend(NAMES.iter().map(|name| dir.join(name)));
         }
         // The repositories: the one holding the workdir (the nearest
         // `.git` above it, or its own) and those inside it; `ignore`
         // reads `info/exclude` of each directory holding `.git`.
-        for dir in workdir.ancestors() {
+        for dir in real.ancestors() {
             exclude_of(dir, &mut paths);
         }
         for repo in repos {

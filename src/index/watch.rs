@@ -18,7 +18,8 @@
 //! index no longer walks is removed ([`Watcher::unwatch_under`]).
 
 use std::collections::HashMap;
-use std::io;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
 use std::mem::MaybeUninit;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -39,6 +40,10 @@ pub const RULE_FILES: [&[u8]; 4] = [b".gitignore", b".ignore", b".rgignore", b".
 pub struct Watcher {
     fd: OwnedFd,
     dirs: Mutex<Dirs>,
+    /// The mount table, which says when a file system is mounted or
+    /// unmounted (inotify does not: a file system mounted on a watched
+    /// directory hides it from its watch).
+    mounts: Mutex<Option<File>>,
 }
 
 /// The watches, both ways.
@@ -72,7 +77,8 @@ pub enum Event {
     /// The rules of the directory `dir` changed (an ignore file, `.git`):
     /// walk it again whole.
     Rules(Name),
-    /// The workdir itself was moved, removed or changed in mode.
+    /// The workdir itself was moved, removed or changed in mode, or a
+    /// file system was mounted or unmounted: walk everything again.
     Root,
     /// Events were lost (the kernel's queue overflowed), or could not be
     /// read: nothing the index knows can be trusted.
@@ -85,7 +91,35 @@ impl Watcher {
         Ok(Self {
             fd,
             dirs: Mutex::new(Dirs::default()),
+            mounts: Mutex::new(File::open("/proc/self/mountinfo").ok()),
         })
+    }
+
+    /// Whether a file system was mounted or unmounted since the last look
+    /// (the mount table polls as a priority event until it is read again;
+    /// without one to read, every look says so).
+    fn mounts_changed(&self) -> bool {
+        let mut mounts = self.mounts.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(file) = mounts.as_mut() else {
+            return true;
+        };
+        let mut fds = [PollFd::new(&*file, PollFlags::PRI)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        let changed = poll(&mut fds, Some(&now)).is_ok_and(|n| n > 0)
+            && fds[0].revents().intersects(PollFlags::PRI | PollFlags::ERR);
+        if changed {
+            let mut table = Vec::new();
+            let read = file
+                .seek(SeekFrom::Start(0))
+                .and_then(|_| file.read_to_end(&mut table));
+            if read.is_err() {
+                *mounts = None;
+            }
+        }
+        changed
     }
 
     fn dirs(&self) -> MutexGuard<'_, Dirs> {
@@ -161,6 +195,9 @@ impl Watcher {
 
     /// Read every event queued now, handing each to `out`.
     pub fn drain(&self, out: &mut impl FnMut(Event)) {
+        if self.mounts_changed() {
+            out(Event::Root);
+        }
         let mut buf = [MaybeUninit::<u8>::uninit(); 16 * 1024];
         let mut reader = inotify::Reader::new(&self.fd, &mut buf);
         let mut dirs = self.dirs();

@@ -264,3 +264,78 @@ fn events_lost_during_a_build_are_not_served_stale() {
         "the index did not answer: {stderr}"
     );
 }
+
+/// The index's own rg (its check of the walk against `rg --files`) goes
+/// with the server on SIGINT, SIGTERM and SIGHUP, whatever it started.
+#[test]
+fn the_indexs_rg_goes_with_the_server_on_a_signal() {
+    use crate::procs::{Sleepers, poll};
+    for (n, signal) in [(311, "INT"), (312, "TERM"), (313, "HUP")] {
+        let t = TestDir::new();
+        t.write("src/a.txt", "needle\n");
+        let marker = t.path().join("started");
+        let sleepers = Sleepers::new(&t, &[n]);
+        let rg = t.fake_rg(
+            "fake/rg",
+            &format!("{}: > '{}'\nwait", sleepers.script(""), marker.display()),
+        );
+        let mut server = Server::start(&t, &["--rg", rg.to_str().unwrap(), "mcp"]);
+        assert!(
+            poll(Duration::from_secs(20), || marker.exists()),
+            "{}: the index never ran its rg",
+            server.what
+        );
+        let tracked = sleepers.track();
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &server.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        assert!(
+            poll(Duration::from_secs(20), || server
+                .child
+                .try_wait()
+                .is_ok_and(|s| s.is_some())),
+            "{} did not exit on SIG{signal}",
+            server.what
+        );
+        tracked.assert_gone();
+    }
+}
+
+/// Unmounts its directory when dropped (a failed test leaves no mount).
+struct Unmount(std::path::PathBuf);
+
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A file system mounted on a directory of the tree hides what the index
+/// read there (and sends its watch nothing): the index must see the
+/// mount. Root only (mount(8)); skipped, saying so, otherwise.
+#[test]
+fn a_file_system_mounted_in_the_tree_is_seen() {
+    let t = TestDir::new();
+    tree(&t, &["src", "mnt"]);
+    let mut pair = Pair::start(&t, "repo");
+    finds(&mut pair, "mnt file", &["mnt/f0.txt"]);
+    let mnt = t.path().join("repo/mnt");
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "tmpfs"])
+        .arg(&mnt)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped: cannot mount a tmpfs here (not root?)");
+        return;
+    }
+    let unmount = Unmount(mnt.clone());
+    fs::write(mnt.join("inside.txt"), "mountedword\n").unwrap();
+    pair.grep(&json!({"pattern": "mnt file"}));
+    finds(&mut pair, "mountedword", &["mnt/inside.txt"]);
+    drop(unmount);
+    finds(&mut pair, "mnt file", &["mnt/f0.txt"]);
+    pair.finish();
+}
