@@ -110,6 +110,12 @@ fn writer(queue: &'static Queue) {
     }
 }
 
+/// Start the writer now rather than at the first note (a server keeps
+/// the same threads from its start).
+pub fn start() {
+    let _ = queue();
+}
+
 /// Write `text` to stderr as is, soon; dropped (and counted) when over
 /// [`QUEUE_BYTES`] wait already. Never waits for stderr.
 pub fn write(text: &str) {

@@ -56,6 +56,7 @@ const MAX_CANCELLED: usize = 1024;
 
 /// Serve until stdin ends.
 pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
+    diag::start();
     let shared = Arc::new(Shared::new(stop));
     let (tx, rx) = mpsc::channel();
     let reader = Arc::clone(&shared);
