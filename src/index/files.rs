@@ -377,21 +377,44 @@ pub struct Work {
     /// Directories whose entries changed: listed again, with the
     /// directories in them to walk again whole if still there.
     pub entries: BTreeMap<Name, BTreeSet<Name>>,
-    /// Files written that the tree did not hold when the event came: a
+    /// Files changed that the tree did not hold when the event came: a
     /// new file, a file the scan does not search, or a second name (a
     /// hard link) of one it does, looked at once the entries are known.
     pub unknown: BTreeSet<Name>,
+    /// Such a file left its name before it could be looked at: whether
+    /// it was a second name of a file read cannot be known but by
+    /// walking everything again.
+    pub vanished: bool,
 }
 
 impl Work {
     pub fn is_empty(&self) -> bool {
-        !self.whole && self.rules.is_empty() && self.entries.is_empty() && self.unknown.is_empty()
+        !self.whole
+            && !self.vanished
+            && self.rules.is_empty()
+            && self.entries.is_empty()
+            && self.unknown.is_empty()
     }
 
-    /// Add what `event` asks (a write is the caller's: [`Files::written`]).
+    /// Add what `event` asks (a write is the caller's first: see
+    /// [`Files::written`]; one the tree does not hold comes here).
     pub fn add(&mut self, event: &Event) {
         match event {
-            Event::Written(_) => {}
+            Event::Written { name, changed } => {
+                if *changed {
+                    self.unknown.insert(name.clone());
+                }
+            }
+            Event::Removed(name) => {
+                if self.unknown.remove(name) {
+                    self.vanished = true;
+                }
+            }
+            Event::Moved { from, to } => {
+                if self.unknown.remove(from) {
+                    self.unknown.insert(to.clone());
+                }
+            }
             Event::Entries { dir, child } => {
                 let children = self.entries.entry(dir.clone()).or_default();
                 children.extend(child.iter().cloned());

@@ -33,7 +33,8 @@ use crate::stop::{Budget, Stop};
 
 /// Changed and new files the index carries as candidates before it is
 /// rebuilt (in the background, while this index still answers): this
-/// many, or one in a thousand of its files if more.
+/// many, or one in a thousand of its files if more; in a small tree,
+/// where a rebuild costs little, a quarter of its files if fewer.
 const REBUILD_AFTER: usize = 64;
 /// The size under which an index is kept whatever the bytes it covers:
 /// the half-the-bytes bound is for big trees; a small tree's index is
@@ -111,38 +112,45 @@ struct Ready {
     files: Files,
 }
 
-/// What changed since a build's walk started.
+/// What changed since a build's walk started, taken in by the index it
+/// builds once it is installed. Past [`LOG_MAX`] events, what a lost
+/// queue asks: walk everything again.
 #[derive(Default)]
 struct Log {
-    written: Vec<Name>,
-    work: Work,
+    events: Vec<Event>,
+}
+
+const LOG_MAX: usize = 100_000;
+
+impl Log {
+    fn add(&mut self, event: &Event) {
+        if self.events.len() < LOG_MAX {
+            self.events.push(event.clone());
+        } else if self.events.last() != Some(&Event::Lost) {
+            self.events.push(Event::Lost);
+        }
+    }
 }
 
 impl State {
     /// Take one event in.
-    fn take(&mut self, event: Event) {
+    fn take(&mut self, event: &Event) {
         if let Some(log) = &mut self.building {
-            match &event {
-                Event::Written(name) => log.written.push(name.clone()),
-                other => log.work.add(other),
+            log.add(event);
+        }
+        if let Event::Written { name, .. } = event {
+            if self.walking {
+                self.written_meanwhile.push(name.clone());
+            }
+            if let Some(ready) = &mut self.ready {
+                if ready.files.written(name, &mut ready.content) {
+                    return;
+                }
             }
         }
-        match event {
-            Event::Written(name) => {
-                if self.walking {
-                    self.written_meanwhile.push(name.clone());
-                }
-                if let Some(ready) = &mut self.ready {
-                    if !ready.files.written(&name, &mut ready.content) {
-                        self.work.unknown.insert(name);
-                        self.queued += 1;
-                    }
-                }
-            }
-            other => {
-                self.work.add(&other);
-                self.queued += 1;
-            }
+        self.work.add(event);
+        if !self.work.is_empty() {
+            self.queued += 1;
         }
     }
 
@@ -325,8 +333,9 @@ impl Live {
         };
         if let Some(ready) = &state.ready {
             let carried = ready.files.unread() + ready.content.changed();
-            if carried > REBUILD_AFTER.max(ready.content.files() / 1000) && state.building.is_none()
-            {
+            let files = ready.content.files();
+            let bound = REBUILD_AFTER.max(files / 1000).min(files / 4);
+            if carried > bound && state.building.is_none() {
                 state.rebuild = true;
                 shared.changed.notify_all();
             }
@@ -363,7 +372,7 @@ impl Shared {
             return;
         }
         let queued = state.queued;
-        self.watcher.drain(&mut |event| state.take(event));
+        self.watcher.drain(&mut |event| state.take(&event));
         if state.queued != queued {
             self.changed.notify_all();
         }
@@ -413,8 +422,8 @@ impl Shared {
     /// of `epoch` is the one installed: `Ok(false)` once it is not.
     fn take_in(&self, work: &Work, epoch: u64) -> Result<bool, String> {
         let mut whole: Vec<Name> = Vec::new();
-        if work.whole {
-            return self.take_in_whole(epoch, work.lost);
+        if work.whole || work.vanished {
+            return self.take_in_whole(epoch, work.lost || work.vanished);
         }
         for dir in &work.rules {
             if Work::covered(&whole, dir) || !self.holds_dir(dir) {
@@ -623,19 +632,17 @@ impl Shared {
     }
 
     /// Make `ready` the index, with what changed since its walk started.
-    fn install(state: &mut State, mut ready: Ready, sources: Sources, log: Log) {
-        let mut work = log.work;
-        for name in log.written {
-            if !ready.files.written(&name, &mut ready.content) {
-                work.unknown.insert(name);
-            }
-        }
+    fn install(state: &mut State, ready: Ready, sources: Sources, log: Log) {
         state.ready = Some(ready);
         state.why_not = Why::NotReady;
         state.epoch += 1;
         state.sources = Arc::new(sources);
         state.reshaped();
-        state.work = work;
+        // Work queued before the build walked is covered by its walk.
+        state.work = Work::default();
+        for event in log.events {
+            state.take(&event);
+        }
         if state.work.is_empty() {
             state.done = state.queued;
         } else {

@@ -68,8 +68,15 @@ impl Dirs {
 /// What one event asks of the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A file's content or mode changed: this name, relative to the workdir.
-    Written(Name),
+    /// A file was written (or closed after being opened to write, or
+    /// changed in mode): this name, relative to the workdir. `changed`
+    /// unless it was only closed (no write, no mode change).
+    Written { name: Name, changed: bool },
+    /// A file left this name for good: removed, or moved out of the
+    /// watched tree.
+    Removed(Name),
+    /// A file moved from one name to another, both in the watched tree.
+    Moved { from: Name, to: Name },
     /// The entries of the directory `dir` changed: list it again; `child`,
     /// when a directory in it was made, removed, moved or changed in mode,
     /// is walked again whole if it is still there.
@@ -201,13 +208,16 @@ impl Watcher {
         let mut buf = [MaybeUninit::<u8>::uninit(); 16 * 1024];
         let mut reader = inotify::Reader::new(&self.fd, &mut buf);
         let mut dirs = self.dirs();
+        // A move's two halves share a cookie; a half left alone at the
+        // end left (or came from outside) the watched tree.
+        let mut moved_from: Vec<(u32, Name)> = Vec::new();
         loop {
             let event = match reader.next() {
                 Ok(event) => event,
-                Err(Errno::WOULDBLOCK | Errno::INTR) => return,
+                Err(Errno::WOULDBLOCK | Errno::INTR) => break,
                 Err(_) => {
                     out(Event::Lost);
-                    return;
+                    break;
                 }
             };
             let flags = event.events();
@@ -249,14 +259,32 @@ impl Watcher {
                     dir: dir.clone(),
                     child: Some(rel),
                 });
-            } else if flags.intersects(entry) {
+                continue;
+            }
+            if flags.intersects(entry) {
                 out(Event::Entries {
                     dir: dir.clone(),
                     child: None,
                 });
-            } else {
-                out(Event::Written(rel));
             }
+            if flags.contains(ReadFlags::DELETE) {
+                out(Event::Removed(rel));
+            } else if flags.contains(ReadFlags::MOVED_FROM) {
+                moved_from.push((event.cookie(), rel));
+            } else if flags.contains(ReadFlags::MOVED_TO) {
+                if let Some(at) = moved_from.iter().position(|(c, _)| *c == event.cookie()) {
+                    let (_, from) = moved_from.swap_remove(at);
+                    out(Event::Moved { from, to: rel });
+                }
+            } else if !flags.contains(ReadFlags::CREATE) {
+                out(Event::Written {
+                    name: rel,
+                    changed: flags.intersects(ReadFlags::MODIFY | ReadFlags::ATTRIB),
+                });
+            }
+        }
+        for (_, from) in moved_from {
+            out(Event::Removed(from));
         }
     }
 }
@@ -296,7 +324,10 @@ mod tests {
         std::fs::write(root.join("d/.ignore"), "x").unwrap();
         std::fs::create_dir(root.join("e")).unwrap();
         let events = drained(&w);
-        assert!(events.contains(&Event::Written(b"d/a.txt".to_vec())));
+        assert!(events.contains(&Event::Written {
+            name: b"d/a.txt".to_vec(),
+            changed: true
+        }));
         assert!(events.contains(&Event::Entries {
             dir: b"d".to_vec(),
             child: None
@@ -319,8 +350,32 @@ mod tests {
         w.watch(root, b"e").unwrap();
         drained(&w);
         std::fs::write(root.join("e/a.txt"), "x").unwrap();
-        assert!(drained(&w).contains(&Event::Written(b"e/a.txt".to_vec())));
+        assert!(drained(&w).contains(&Event::Written {
+            name: b"e/a.txt".to_vec(),
+            changed: true
+        }));
         assert_eq!(w.watched(), 1);
+    }
+
+    #[test]
+    fn a_move_within_the_tree_is_one_event_and_one_out_is_a_removal() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        std::fs::create_dir_all(root.join("d")).unwrap();
+        std::fs::create_dir_all(root.join("out")).unwrap();
+        std::fs::write(root.join("a"), "x").unwrap();
+        std::fs::write(root.join("b"), "x").unwrap();
+        let w = Watcher::new().unwrap();
+        w.watch(root, b"").unwrap();
+        w.watch(root, b"d").unwrap();
+        std::fs::rename(root.join("a"), root.join("d/a2")).unwrap();
+        std::fs::rename(root.join("b"), root.join("out/b")).unwrap();
+        let events = drained(&w);
+        assert!(events.contains(&Event::Moved {
+            from: b"a".to_vec(),
+            to: b"d/a2".to_vec()
+        }));
+        assert!(events.contains(&Event::Removed(b"b".to_vec())));
     }
 
     #[test]
