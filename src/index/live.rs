@@ -167,7 +167,7 @@ impl Live {
             .prefix("dsh-search-empty-")
             .tempdir()
             .map_err(|e| format!("cannot make an empty directory ({e})"))?;
-        let device = tree::file_system(&settings.workdir, u64::MAX)?;
+        let device = tree::file_system(&settings.workdir, u64::MAX).map_err(String::from)?;
         let shared = Arc::new(Shared {
             workdir: settings.workdir.clone(),
             device,

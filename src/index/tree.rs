@@ -111,16 +111,13 @@ pub fn walk(
     device: u64,
 ) -> Result<Option<Walked>, Refusal> {
     let path = join(workdir, root);
-    match std::fs::symlink_metadata(&path) {
-        Ok(meta) if meta.is_dir() => {}
-        _ => return Ok(None),
+    match file_system(&path, device).and_then(|_| watch(watcher, workdir, root, &path)) {
+        Ok(()) => {}
+        Err(Unfit::Gone) => return Ok(None),
+        Err(Unfit::Refused(why)) => return Err(why),
     }
-    watcher
-        .watch(workdir, root)
-        .map_err(|e| format!("cannot watch {} ({e})", path.display()))?;
     let refusal = Arc::new(Mutex::new(None::<Refusal>));
     let builder = walker(&path, depth, workdir, watcher, device, &refusal);
-    file_system(&path, device)?;
     let mut walked = Walked::default();
     for entry in builder.build() {
         let entry = match entry {
@@ -215,30 +212,66 @@ fn walker(
                     return true;
                 }
                 let rel = name_of(entry.path(), &workdir);
-                let refused = file_system(entry.path(), device).err().or_else(|| {
-                    watcher
-                        .watch(&workdir, &rel)
-                        .err()
-                        .map(|e| format!("cannot watch {} ({e})", entry.path().display()))
-                });
-                let Some(why) = refused else {
-                    return true;
-                };
-                refusal
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .get_or_insert(why);
-                false
+                let fit = file_system(entry.path(), device)
+                    .and_then(|_| watch(&watcher, &workdir, &rel, entry.path()));
+                match fit {
+                    Ok(()) => true,
+                    // Gone since it was listed: its removal has an event.
+                    Err(Unfit::Gone) => false,
+                    Err(Unfit::Refused(why)) => {
+                        refusal
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .get_or_insert(why);
+                        false
+                    }
+                }
             });
         }
     }
     builder
 }
 
-/// The device of `dir` when it is `device`'s file system, one that sends
-/// events for every change (a network or FUSE file system does not report
-/// changes made by other machines or by its server).
-pub fn file_system(dir: &Path, device: u64) -> Result<u64, Refusal> {
+/// Why a directory is not walked.
+#[derive(Debug)]
+pub enum Unfit {
+    /// It is no longer a directory there (its parent's event says so).
+    Gone,
+    /// It cannot serve the index at all.
+    Refused(Refusal),
+}
+
+impl From<Unfit> for Refusal {
+    fn from(unfit: Unfit) -> Self {
+        match unfit {
+            Unfit::Gone => "a directory of the tree is gone".to_owned(),
+            Unfit::Refused(why) => why,
+        }
+    }
+}
+
+/// Watch the directory `rel` (at `path`). One that cannot be read cannot
+/// be watched either: the walk then says it cannot be read, and the
+/// event of its parent that makes it readable again walks it.
+fn watch(watcher: &Watcher, workdir: &Path, rel: &[u8], path: &Path) -> Result<(), Unfit> {
+    match watcher.watch(workdir, rel) {
+        Ok(()) => Ok(()),
+        Err(e) => match e.raw_os_error().map(rustix::io::Errno::from_raw_os_error) {
+            Some(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => Err(Unfit::Gone),
+            Some(rustix::io::Errno::ACCESS) => Ok(()),
+            _ => Err(Unfit::Refused(format!(
+                "cannot watch {} ({e})",
+                path.display()
+            ))),
+        },
+    }
+}
+
+/// The device of `dir` when it is a directory on `device`'s file system
+/// (any, for `u64::MAX`), one that sends events for every change (a
+/// network or FUSE file system does not report changes made by other
+/// machines or by its server).
+pub fn file_system(dir: &Path, device: u64) -> Result<u64, Unfit> {
     // NFS, SMB, CIFS, SMB2, FUSE, 9P, Ceph, AFS, Coda.
     const REMOTE: [i64; 9] = [
         0x6969,
@@ -251,8 +284,22 @@ pub fn file_system(dir: &Path, device: u64) -> Result<u64, Refusal> {
         0x5346_414F,
         0x7375_7245,
     ];
-    let stat = rustix::fs::statfs(dir)
-        .map_err(|e| format!("cannot read the file system of {} ({e})", dir.display()))?;
+    let gone = |e: rustix::io::Errno| match e {
+        rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR => Unfit::Gone,
+        e => Unfit::Refused(format!("cannot read {} ({e})", dir.display())),
+    };
+    // Not through a link: a directory replaced by one is gone.
+    let dev = match rustix::fs::lstat(dir) {
+        Ok(s)
+            if rustix::fs::FileType::from_raw_mode(s.st_mode)
+                == rustix::fs::FileType::Directory =>
+        {
+            s.st_dev
+        }
+        Ok(_) => return Err(Unfit::Gone),
+        Err(e) => return Err(gone(e)),
+    };
+    let stat = rustix::fs::statfs(dir).map_err(gone)?;
     #[allow(
         clippy::cast_lossless,
         clippy::unnecessary_cast,
@@ -260,16 +307,18 @@ pub fn file_system(dir: &Path, device: u64) -> Result<u64, Refusal> {
     )]
     let kind = stat.f_type as i64;
     if REMOTE.contains(&kind) {
-        return Err(format!(
+        return Err(Unfit::Refused(format!(
             "{} is on a file system that sends no events for every change",
             dir.display()
-        ));
+        )));
     }
-    let dev = rustix::fs::stat(dir)
-        .map(|s| s.st_dev)
-        .map_err(|e| format!("cannot read {} ({e})", dir.display()))?;
+    #[allow(clippy::useless_conversion, reason = "st_dev's width differs by OS")]
+    let dev = u64::from(dev);
     if device != u64::MAX && dev != device {
-        return Err(format!("{} is on another file system", dir.display()));
+        return Err(Unfit::Refused(format!(
+            "{} is on another file system",
+            dir.display()
+        )));
     }
     Ok(dev)
 }
