@@ -70,3 +70,5 @@ mod windows;
 mod fuzz_corpus;
 // function_context (-W): each match inside its definition, one fixture per language.
 mod function_context;
+// function_context on a large file: parsed once, not once per match.
+mod function_context_parse;
