@@ -227,6 +227,12 @@ pub fn method_if_in_type(kind: &'static str, outer: Option<Node<'_>>) -> &'stati
 }
 
 impl Language {
+    /// Whether `node` is a macro's body the grammar reads as tokens, where
+    /// a definition may lie unseen (Rust's `cfg_if! { … }` at item level).
+    pub fn token_trees(self, node: Node<'_>) -> bool {
+        self == Language::Rust && node.kind() == "macro_invocation"
+    }
+
     /// Whether `node` wraps a definition whose lines start with it: a
     /// Python decorated definition, a C++ `template <…>`, a JavaScript
     /// `export`, declaration or statement around a function.

@@ -8,7 +8,8 @@
 //! (C++ before C, so a `.h` file, which both claim, is read as C++, whose
 //! grammar reads C too). `languages` says, for each, which nodes are
 //! definitions and where their names are; `walk` finds, in one walk of
-//! the tree, what holds each matched line.
+//! the tree, what holds each matched line, and whether its parse can be
+//! trusted: a cut definition must never look whole.
 
 mod languages;
 mod walk;
@@ -31,8 +32,13 @@ pub const MAX_PARSE_BYTES: usize = 4 * 1024 * 1024;
 pub enum Holder {
     /// No definition holds it.
     Outside,
-    /// The smallest named definition that holds it.
+    /// The smallest named definition that holds it, parsed cleanly.
     Definition(Definition),
+    /// The parse of what holds it cannot be trusted: a syntax error in
+    /// the smallest definition holding it or, outside any, around it; a
+    /// definition its parse ended early (the lines after it indented as
+    /// its body); a Rust macro's body. Where it ends is not known.
+    Unclean,
 }
 
 /// A definition that holds a line.
@@ -235,6 +241,135 @@ mod tests {
         };
         let late = definitions(many.as_bytes(), Language::Rust, &[1], past);
         assert_eq!(late, Err(Unparsed::TooSlow));
+    }
+
+    /// What holds each line of `source`, as `(line, what)`: the name of a
+    /// clean definition, `-` outside any, `?` not parsed cleanly.
+    fn held(source: &str, language: Language) -> Vec<(u64, String)> {
+        let last = source.lines().count() as u64;
+        let lines: Vec<u64> = (1..=last).collect();
+        let found = definitions(source.as_bytes(), language, &lines, soon()).unwrap();
+        lines
+            .into_iter()
+            .zip(found)
+            .map(|(n, h)| match h {
+                Holder::Definition(d) => (n, d.name),
+                Holder::Outside => (n, "-".into()),
+                Holder::Unclean => (n, "?".into()),
+            })
+            .collect()
+    }
+
+    /// `held`'s answer written as one string per line, for short tests.
+    fn marks(pairs: &[(u64, &str)]) -> Vec<(u64, String)> {
+        pairs.iter().map(|&(n, w)| (n, w.to_owned())).collect()
+    }
+
+    #[test]
+    fn a_syntax_error_fails_the_definitions_that_hold_it_alone() {
+        let source = "fn before() {\n    1\n}\n\nfn broken() {\n    let x = (1 + ;\n    x\n}\n\nfn after() {\n    2\n}\n";
+        assert_eq!(
+            held(source, Language::Rust),
+            marks(&[
+                (1, "before"),
+                (2, "before"),
+                (3, "before"),
+                (4, "-"),
+                (5, "?"),
+                (6, "?"),
+                (7, "?"),
+                (8, "?"),
+                (9, "-"),
+                (10, "after"),
+                (11, "after"),
+                (12, "after"),
+            ])
+        );
+        // A function the parser could not make one of (a block left open
+        // too): its lines lie in an ERROR node, not outside any definition.
+        let source = "fn broken() {\n    let x = (1 + ;\n    if x {\n        y();\n    z();\n}\n\nfn after() {\n    2\n}\n";
+        assert_eq!(
+            held(source, Language::Rust),
+            marks(&[
+                (1, "?"),
+                (2, "?"),
+                (3, "?"),
+                (4, "?"),
+                (5, "?"),
+                (6, "?"),
+                (7, "?"),
+                (8, "after"),
+                (9, "after"),
+                (10, "after"),
+            ])
+        );
+    }
+
+    #[test]
+    fn lines_after_a_definition_indented_as_its_body_mean_it_was_cut() {
+        // Python ends `broken` at the line dedented by two spaces, and
+        // reads the rest as statements of the module: no syntax error.
+        let source =
+            "def broken():\n    x = 1\n  y = 2\n    return x\n\ndef after():\n    return 2\n";
+        assert_eq!(
+            held(source, Language::Python),
+            marks(&[
+                (1, "?"),
+                (2, "?"),
+                (3, "?"),
+                (4, "?"),
+                (5, "-"),
+                (6, "after"),
+                (7, "after"),
+            ])
+        );
+        // A stray `}` in Rust ends `stray` early the same way.
+        let source = "fn stray() {\n    let x = 1;\n}\n    y();\n}\n\nfn after() {}\n";
+        let found = held(source, Language::Rust);
+        assert_eq!(
+            &found[..4],
+            &marks(&[(1, "?"), (2, "?"), (3, "?"), (4, "?")])[..]
+        );
+        assert_eq!(found[6], (7, "after".to_owned()));
+    }
+
+    #[test]
+    fn a_missing_semicolon_cuts_nothing() {
+        // C's statement macros read as a call without its `;`.
+        let source = "void walk(struct list *head) {\n    list_for_each(pos, head) {\n        use(pos);\n    }\n}\n";
+        assert_eq!(
+            held(source, Language::C),
+            marks(&[
+                (1, "walk"),
+                (2, "walk"),
+                (3, "walk"),
+                (4, "walk"),
+                (5, "walk")
+            ])
+        );
+    }
+
+    #[test]
+    fn a_macros_body_outside_any_definition_is_not_parsed() {
+        // The grammar reads a macro's body as tokens: the function in it
+        // is not seen. Inside a function, the function holds it.
+        let source = "cfg_if! {\n    fn hidden() {\n        1\n    }\n}\n\nfn seen() {\n    select! {\n        a => b,\n    }\n}\n";
+        assert_eq!(
+            held(source, Language::Rust),
+            marks(&[
+                (1, "?"),
+                (2, "?"),
+                (3, "?"),
+                (4, "?"),
+                (5, "?"),
+                (6, "-"),
+                (7, "seen"),
+                (8, "seen"),
+                (9, "seen"),
+                (10, "seen"),
+                (11, "seen"),
+            ])
+        );
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! line shown inside the smallest named definition that holds it, its
 //! lines as context lines. A definition over [`LONG`] lines shows its
 //! first line (the signature) and [`AROUND`] lines either side of each
-//! match in it. A match outside any definition, or in a file that cannot
-//! be parsed (no parser for its language, too big, too slow), gets the
-//! context asked for; such files are marked for the closing line.
+//! match in it. A match outside any definition, or in a file or a
+//! definition that cannot be parsed (cleanly) (no parser for its
+//! language, too big, too slow, a syntax error), gets the context asked
+//! for; such matches are marked for the closing line.
 //!
 //! Only files with matched lines are read and parsed, each once, and not
 //! past the call's deadline, nor once the call is given up on. The lines
@@ -53,7 +54,9 @@ pub fn apply(
         if budget.check().is_err()
             || outline_file(file, workdir, context, line_cap, budget).is_none()
         {
-            file.unparsed = true;
+            for line in file.lines.iter_mut().filter(|l| l.matched) {
+                line.unparsed = true;
+            }
         }
     }
 }
@@ -113,6 +116,7 @@ fn outline_file(
                 preview: p.text,
                 truncated: p.truncated,
                 definition: None,
+                unparsed: false,
             });
         }
     }
@@ -122,8 +126,10 @@ fn outline_file(
         .filter(|l| l.matched)
         .collect();
     for (line, holder) in rg_lines.iter_mut().zip(holders) {
-        if let Holder::Definition(d) = holder {
-            line.definition = Some(Box::new(d));
+        match holder {
+            Holder::Definition(d) => line.definition = Some(Box::new(d)),
+            Holder::Unclean => line.unparsed = true,
+            Holder::Outside => {}
         }
     }
     let mut shown = Vec::with_capacity(rg_lines.len() + context_lines.len());
@@ -150,8 +156,9 @@ struct Wanted {
 
 /// The lines a match on line `m` wants: its definition's whole when it
 /// has at most [`LONG`] lines; else its signature line and [`AROUND`]
-/// lines either side of the match. Without a definition, the context
-/// asked for. Within `last`, the file's last line.
+/// lines either side of the match. Without a definition (or without one
+/// parsed cleanly), the context asked for. Within `last`, the file's
+/// last line.
 fn wanted(m: u64, holder: &Holder, context: Context, last: u64) -> Wanted {
     let end = |n: u64| n.min(last.max(m));
     let around = |from: u64, to: u64| {
@@ -162,7 +169,7 @@ fn wanted(m: u64, holder: &Holder, context: Context, last: u64) -> Wanted {
     };
     let d = match holder {
         Holder::Definition(d) => d,
-        Holder::Outside => {
+        Holder::Outside | Holder::Unclean => {
             return Wanted {
                 lines: (
                     m.saturating_sub(context.before as u64).max(1),

@@ -1,10 +1,179 @@
-//! Function context (SPEC §4) on a large file: a file where every
-//! function matches is parsed once, and its tree walked once, not once
-//! per match.
+//! Function context (SPEC §4) where the parse is the question: a cut
+//! definition never looks whole. A match in a definition its parse cannot
+//! be trusted in (a syntax error in it, a block left open) gets the
+//! context asked for, and the closing line counts it, while the clean
+//! definitions of the same file stay whole, in each of the nine
+//! languages; a file where every function matches is parsed once, not
+//! once per match.
 
 use std::fmt::Write as _;
 
 use crate::harness::{TestDir, assert_out};
+
+/// A file of three functions, `before`, `broken` and `after`, each with a
+/// matched line (`needle_before`, …), and `broken` holding `(1 + 1)`.
+struct Sample {
+    name: &'static str,
+    text: &'static str,
+    /// Each function's first and last lines.
+    before: (usize, usize),
+    broken: (usize, usize),
+    after: (usize, usize),
+    /// Whether `after` is still whole when `broken` is left open (its
+    /// last line gone): the parser may nest it in `broken`, cleanly, or
+    /// not know where it is.
+    after_survives_an_open_block: bool,
+}
+
+const RUST: &str = "fn before() -> u32 {\n    1 // needle_before\n}\n\nfn broken() -> u32 {\n    let x = (1 + 1);\n    x // needle_broken\n}\n\nfn after() -> u32 {\n    2 // needle_after\n}\n";
+const PYTHON: &str = "def before():\n    return 1  # needle_before\n\n\ndef broken():\n    x = (1 + 1)\n    return x  # needle_broken\n\n\ndef after():\n    return 2  # needle_after\n";
+const JS: &str = "function before() {\n  return 1; // needle_before\n}\n\nfunction broken() {\n  const x = (1 + 1);\n  return x; // needle_broken\n}\n\nfunction after() {\n  return 2; // needle_after\n}\n";
+const GO: &str = "package main\n\nfunc before() int {\n\treturn 1 // needle_before\n}\n\nfunc broken() int {\n\tx := (1 + 1)\n\treturn x // needle_broken\n}\n\nfunc after() int {\n\treturn 2 // needle_after\n}\n";
+const JAVA: &str = "class Broken {\n    int before() {\n        return 1; // needle_before\n    }\n\n    int broken() {\n        int x = (1 + 1);\n        return x; // needle_broken\n    }\n\n    int after() {\n        return 2; // needle_after\n    }\n}\n";
+const C: &str = "int before(void) {\n    return 1; /* needle_before */\n}\n\nint broken(void) {\n    int x = (1 + 1);\n    return x; /* needle_broken */\n}\n\nint after(void) {\n    return 2; /* needle_after */\n}\n";
+
+/// The samples, one per language with a parser.
+fn samples() -> [Sample; 9] {
+    let braces = |name, text| Sample {
+        name,
+        text,
+        before: (1, 3),
+        broken: (5, 8),
+        after: (10, 12),
+        after_survives_an_open_block: true,
+    };
+    [
+        braces("broken.rs", RUST),
+        Sample {
+            before: (1, 2),
+            broken: (5, 7),
+            after: (10, 11),
+            after_survives_an_open_block: false,
+            ..braces("broken.py", PYTHON)
+        },
+        braces("broken.js", JS),
+        braces("broken.ts", JS),
+        braces("broken.tsx", JS),
+        Sample {
+            before: (3, 5),
+            broken: (7, 10),
+            after: (12, 14),
+            after_survives_an_open_block: false,
+            ..braces("broken.go", GO)
+        },
+        Sample {
+            before: (2, 4),
+            broken: (6, 9),
+            after: (11, 13),
+            after_survives_an_open_block: false,
+            ..braces("Broken.java", JAVA)
+        },
+        braces("broken.c", C),
+        braces("broken.cpp", C),
+    ]
+}
+
+impl Sample {
+    /// The line (1-based) holding `needle`.
+    fn line_of(text: &str, needle: &str) -> usize {
+        1 + text
+            .lines()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle} in {text:?}"))
+    }
+
+    /// `grep needle_ -W -C 1` in a tree of this file as `text`: exit 0 and
+    /// `windows` of `text` (first line, last line), then `closing`.
+    #[track_caller]
+    fn shows(&self, text: &str, windows: &[(usize, usize)], closing: &str) {
+        let t = TestDir::new();
+        t.write(self.name, text);
+        let lines: Vec<&str> = text.lines().collect();
+        let mut shown: Vec<String> = Vec::new();
+        let mut found = 0;
+        for (k, &(from, to)) in windows.iter().enumerate() {
+            if k > 0 && windows[k - 1].1 + 1 < from {
+                shown.push("--".into());
+            }
+            for n in from..=to {
+                let hit = lines[n - 1].contains("needle_");
+                found += usize::from(hit);
+                let mark = if hit { ':' } else { '-' };
+                shown.push(format!("Line {n}{mark} {}", lines[n - 1]));
+            }
+        }
+        let want = format!(
+            "Found {found} matches\n\n{}\n{}\n{closing}",
+            self.name,
+            shown.join("\n")
+        );
+        assert_out(&t.run(&["grep", "needle_", "-W", "-C", "1"]), 0, &want);
+    }
+
+    /// The lines around line `m` of `text`, as `-C 1` asks.
+    fn around(text: &str, m: usize) -> (usize, usize) {
+        (m - 1, (m + 1).min(text.lines().count()))
+    }
+}
+
+/// The closing line for `n` matches in one file.
+fn closing(n: usize) -> String {
+    let (matches, they) = if n == 1 {
+        ("1 match".to_owned(), "it shows")
+    } else {
+        (format!("{n} matches"), "they show")
+    };
+    format!(
+        "\n(No function context for {matches} in 1 file of those shown: no parser for the language, too big or slow to parse, or not parsed cleanly; {they} the context asked for)\n"
+    )
+}
+
+#[test]
+fn parsed_cleanly_each_function_is_whole() {
+    for s in samples() {
+        s.shows(s.text, &[s.before, s.broken, s.after], "");
+    }
+}
+
+#[test]
+fn a_syntax_error_in_one_function_leaves_the_others_whole() {
+    for s in samples() {
+        let text = s.text.replace("(1 + 1)", "(1 + )");
+        let m = Sample::line_of(&text, "needle_broken");
+        s.shows(
+            &text,
+            &[s.before, Sample::around(&text, m), s.after],
+            &closing(1),
+        );
+    }
+}
+
+#[test]
+fn a_function_left_open_is_never_whole() {
+    for s in samples() {
+        // Its last line (`}`) gone; in Python, a parenthesis left open.
+        let mut lines: Vec<&str> = s.text.lines().collect();
+        let m = Sample::line_of(s.text, "needle_broken");
+        let (text, shift) = if s.name == "broken.py" {
+            (s.text.replace("return x", "return (x"), 0)
+        } else {
+            lines.remove(s.broken.1 - 1);
+            (lines.join("\n") + "\n", 1)
+        };
+        let after = (s.after.0 - shift, s.after.1 - shift);
+        let a = Sample::line_of(&text, "needle_after");
+        if s.after_survives_an_open_block {
+            s.shows(
+                &text,
+                &[s.before, Sample::around(&text, m), after],
+                &closing(1),
+            );
+        } else {
+            let windows = [s.before, Sample::around(&text, m), Sample::around(&text, a)];
+            s.shows(&text, &windows, &closing(2));
+        }
+    }
+}
 
 #[test]
 fn a_file_where_every_function_matches_is_parsed_once() {

@@ -70,5 +70,6 @@ mod windows;
 mod fuzz_corpus;
 // function_context (-W): each match inside its definition, one fixture per language.
 mod function_context;
-// function_context on a large file: parsed once, not once per match.
+// function_context where the parse is the question: syntax errors in nine
+// languages, a large file.
 mod function_context_parse;
