@@ -1,7 +1,9 @@
 //! Function context (SPEC §3a, §4 "The optional outputs"): each matched
 //! line shown inside the smallest named definition that holds it, its
 //! lines as context lines. A definition over [`LONG`] lines shows its
-//! first line (the signature) and [`AROUND`] lines either side of each
+//! lines from its signature on when they are fewer (its doc comment
+//! left out, but for [`AROUND`] lines either side of a match in it);
+//! else its signature line and [`AROUND`] lines either side of each
 //! match in it. A match outside any definition, or in a file or a
 //! definition that cannot be parsed (cleanly) (no parser for its
 //! language, too big, too slow, a syntax error), gets the context asked
@@ -147,7 +149,8 @@ fn outline_file(
 }
 
 /// The lines a match wants shown (1-based, inclusive): a range, and
-/// another one it comes with (a long definition's signature line).
+/// another one it comes with (a long definition's signature line, or the
+/// lines from it on).
 #[derive(Debug, Clone, Copy)]
 struct Wanted {
     lines: (u64, u64),
@@ -155,10 +158,12 @@ struct Wanted {
 }
 
 /// The lines a match on line `m` wants: its definition's whole when it
-/// has at most [`LONG`] lines; else its signature line and [`AROUND`]
-/// lines either side of the match. Without a definition (or without one
-/// parsed cleanly), the context asked for. Within `last`, the file's
-/// last line.
+/// has at most [`LONG`] lines; else its lines from the signature on when
+/// they are so few (a long doc comment above is left out, but for
+/// [`AROUND`] lines either side of a match in it); else its signature
+/// line and [`AROUND`] lines either side of the match. Without a
+/// definition (or without one parsed cleanly), the context asked for.
+/// Within `last`, the file's last line.
 fn wanted(m: u64, holder: &Holder, context: Context, last: u64) -> Wanted {
     let end = |n: u64| n.min(last.max(m));
     let around = |from: u64, to: u64| {
@@ -179,15 +184,27 @@ fn wanted(m: u64, holder: &Holder, context: Context, last: u64) -> Wanted {
             };
         }
     };
+    let code = (d.signature_line, end(d.end_line));
     if d.end_line - d.start_line < LONG {
         Wanted {
             lines: (d.start_line, end(d.end_line)),
             also: None,
         }
-    } else {
+    } else if d.end_line - d.signature_line >= LONG {
         Wanted {
             lines: around(d.start_line, d.end_line),
             also: Some((d.signature_line, d.signature_line)),
+        }
+    } else if m >= d.signature_line {
+        Wanted {
+            lines: code,
+            also: None,
+        }
+    } else {
+        // A match in the doc comment: the lines around it, and the code.
+        Wanted {
+            lines: around(d.start_line, d.end_line),
+            also: Some(code),
         }
     }
 }

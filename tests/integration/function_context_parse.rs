@@ -3,12 +3,15 @@
 //! be trusted in (a syntax error in it, a block left open) gets the
 //! context asked for, and the closing line counts it, while the clean
 //! definitions of the same file stay whole, in each of the nine
-//! languages; a file where every function matches is parsed once, not
-//! once per match.
+//! languages; a function long only with its doc comment shows its code
+//! whole; a file where every function matches is parsed once, not once
+//! per match.
 
 use std::fmt::Write as _;
 
-use crate::harness::{TestDir, assert_out};
+use serde_json::json;
+
+use crate::harness::{TestDir, assert_out, stdout_json};
 
 /// A file of three functions, `before`, `broken` and `after`, each with a
 /// matched line (`needle_before`, …), and `broken` holding `(1 + 1)`.
@@ -173,6 +176,59 @@ fn a_function_left_open_is_never_whole() {
             s.shows(&text, &windows, &closing(2));
         }
     }
+}
+
+/// tokio's `tokio/src/task/yield_now.rs` in shape (`yield_now.rs` in the
+/// fixtures: the function verbatim, the prose of its doc comment replaced):
+/// a doc comment of 31 lines, an attribute, a function of 23 lines.
+const YIELD_NOW: &str = include_str!("fixtures/function_context/yield_now.rs");
+
+/// Lines `from..=to` of [`YIELD_NOW`], `Line N:` for those in `matched`.
+fn yield_now_lines(from: usize, to: usize, matched: &[usize]) -> Vec<String> {
+    let lines: Vec<&str> = YIELD_NOW.lines().collect();
+    (from..=to)
+        .map(|n| {
+            let mark = if matched.contains(&n) { ':' } else { '-' };
+            format!("Line {n}{mark} {}", lines[n - 1])
+        })
+        .collect()
+}
+
+#[test]
+fn a_function_long_only_with_its_doc_comment_shows_its_code_whole() {
+    // With its doc comment it runs over 55 lines (6-60), so it was cut
+    // to 3 lines around the match (35-41); its code alone is 38-60.
+    let t = TestDir::new();
+    t.write("yield_now.rs", YIELD_NOW);
+    let code = yield_now_lines(38, 60, &[38]);
+    assert_out(
+        &t.run(&["grep", "pub async fn yield_now", "-W"]),
+        0,
+        &format!("Found 1 match\n\nyield_now.rs\n{}\n", code.join("\n")),
+    );
+    // A match in the doc comment: 3 lines either side, then the code.
+    let doc = yield_now_lines(13, 19, &[16]);
+    let code = yield_now_lines(38, 60, &[]);
+    assert_out(
+        &t.run(&["grep", "needle_doc", "-W"]),
+        0,
+        &format!(
+            "Found 1 match\n\nyield_now.rs\n{}\n--\n{}\n",
+            doc.join("\n"),
+            code.join("\n")
+        ),
+    );
+    // JSON names the definition with its doc comment.
+    let ran = t
+        .cmd()
+        .args(["--format", "json", "grep", "pub async fn yield_now", "-W"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout_json(&ran)["files"][0]["matches"][0]["definition"],
+        json!({"name": "yield_now", "kind": "function", "start_line": 6, "end_line": 60}),
+        "{ran:?}"
+    );
 }
 
 #[test]
