@@ -509,11 +509,13 @@ fn check_no_control(text: &str, previews: &[String]) {
 }
 
 /// Target `outline`: the first byte picks a language, the rest is a file
-/// as function context parses it (SPEC §4), asked for the definition of
-/// every third line and the line past the end. The parse ends (by the
-/// deadline at the latest); a definition found holds its line and has a
-/// name.
+/// as function context parses it (SPEC §4), asked for what holds every
+/// third line and the line past the end, in order and then backwards. The
+/// parse ends (by the deadline at the latest); a definition found holds
+/// its line and its signature line, and has a kind; the order the lines
+/// are asked in changes no answer.
 pub fn outline(data: &[u8]) {
+    use crate::outline::Holder;
     let Some((&pick, source)) = data.split_first() else {
         return;
     };
@@ -521,18 +523,31 @@ pub fn outline(data: &[u8]) {
         crate::outline::Language::ALL[usize::from(pick) % crate::outline::Language::ALL.len()];
     let last = memchr::memchr_iter(b'\n', source).count() as u64 + 2;
     let lines: Vec<u64> = (1..=last).step_by(3).chain([last]).collect();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    let Ok(found) = crate::outline::definitions(source, language, &lines, deadline) else {
+    let stop = crate::stop::Stop::new();
+    let budget = crate::stop::Budget {
+        deadline: std::time::Instant::now() + std::time::Duration::from_secs(5),
+        stop: &stop,
+    };
+    let Ok(found) = crate::outline::definitions(source, language, &lines, budget) else {
         return;
     };
     assert_eq!(found.len(), lines.len());
-    for (line, definition) in lines.iter().zip(found) {
-        if let Some(d) = definition {
+    for (line, holder) in lines.iter().zip(&found) {
+        if let Holder::Definition(d) = holder {
             assert!(
                 d.start_line <= *line && *line <= d.end_line,
                 "line {line} outside its definition {d:?}"
             );
+            assert!(
+                d.start_line <= d.signature_line && d.signature_line <= d.end_line,
+                "the signature line outside its definition {d:?}"
+            );
             assert!(!d.kind.is_empty(), "{d:?}");
         }
+    }
+    let backwards: Vec<u64> = lines.iter().rev().copied().collect();
+    if let Ok(mut again) = crate::outline::definitions(source, language, &backwards, budget) {
+        again.reverse();
+        assert_eq!(again, found, "the lines asked backwards");
     }
 }

@@ -147,7 +147,7 @@ pub fn output_schema(tool: Tool) -> Value {
             "total_files": count,
             "total_matches": count,
             "binary_files": strings,
-            // With function_context: shown files it could not parse.
+            // With function_context: shown files with matches it could not parse (cleanly).
             "unparsed_files": count,
             "spill": {
                 "anyOf": [
@@ -376,6 +376,7 @@ mod tests {
             preview: "x".into(),
             truncated: number == 2,
             definition: None,
+            unparsed: false,
         }
     }
 
@@ -399,7 +400,6 @@ mod tests {
             path: "a.rs".into(),
             lines: vec![line(1, true), line(2, true)],
             windows: Vec::new(),
-            unparsed: false,
         }];
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
         r.binary_files = vec!["app.log".into()];
@@ -418,7 +418,6 @@ mod tests {
             path: "a.rs".into(),
             lines: vec![line(1, false), line(2, true), line(3, false), line(9, true)],
             windows: Vec::new(),
-            unparsed: false,
         }];
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 1);
         r.context = crate::request::Context {

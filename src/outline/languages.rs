@@ -227,6 +227,12 @@ pub fn method_if_in_type(kind: &'static str, outer: Option<Node<'_>>) -> &'stati
 }
 
 impl Language {
+    /// Whether `node` is a macro's body the grammar reads as tokens, where
+    /// a definition may lie unseen (Rust's `cfg_if! { … }` at item level).
+    pub fn token_trees(self, node: Node<'_>) -> bool {
+        self == Language::Rust && node.kind() == "macro_invocation"
+    }
+
     /// Whether `node` wraps a definition whose lines start with it: a
     /// Python decorated definition, a C++ `template <…>`, a JavaScript
     /// `export`, declaration or statement around a function.
@@ -246,22 +252,17 @@ impl Language {
     }
 }
 
-/// The row a node starting on `row` starts on with the comments and
-/// attributes right above it (a doc comment, `#[cfg(…)]`), `before` being
-/// the siblings before it: each on lines of its own, with no blank line
-/// between. A comment after code on its line (`impl X { // note`) belongs
-/// to that line, not to what follows.
-pub fn attached_row(before: &[Node<'_>], mut row: usize) -> usize {
-    for (i, prev) in before.iter().enumerate().rev() {
-        let attached = prev.kind().contains("comment") || prev.kind() == "attribute_item";
-        let start = prev.start_position().row;
-        let own_line = i == 0 || super::last_row(before[i - 1]) < start;
-        if !attached || !own_line || super::last_row(*prev) + 1 < row {
-            break;
-        }
-        row = start;
-    }
-    row
+/// Whether `prev`, the sibling right before a node whose lines start on
+/// `row`, is a comment or attribute attached to it (a doc comment,
+/// `#[cfg(…)]`): on lines of its own (`before` being the sibling before
+/// it), with no blank line between. A comment after code on its line
+/// (`impl X { // note`) belongs to that line, not to what follows. What
+/// is attached to `prev` is then attached too.
+pub fn attaches(prev: Node<'_>, before: Option<Node<'_>>, row: usize) -> bool {
+    let attached = prev.kind().contains("comment") || prev.kind() == "attribute_item";
+    let start = prev.start_position().row;
+    let own_line = before.is_none_or(|b| super::last_row(b) < start);
+    attached && own_line && super::last_row(prev) + 1 >= row
 }
 
 /// The name a C or C++ function definition declares: the identifier at

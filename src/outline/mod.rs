@@ -7,22 +7,39 @@
 //! globs (the `ignore` crate's defaults), in the order of [`LANGUAGES`]
 //! (C++ before C, so a `.h` file, which both claim, is read as C++, whose
 //! grammar reads C too). `languages` says, for each, which nodes are
-//! definitions and where their names are.
+//! definitions and where their names are; `walk` finds, in one walk of
+//! the tree, what holds each matched line, and whether its parse can be
+//! trusted: a cut definition must never look whole.
 
 mod languages;
+mod walk;
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
-use std::time::Instant;
 
 use ignore::types::{Types, TypesBuilder};
 use tree_sitter::{Node, ParseOptions, Parser};
 
+use crate::stop::Budget;
 use languages::LANGUAGES;
 pub use languages::Language;
 
 /// The largest file parsed; a bigger one gets plain context.
 pub const MAX_PARSE_BYTES: usize = 4 * 1024 * 1024;
+
+/// What holds a line of a file, as far as its parse tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Holder {
+    /// No definition holds it.
+    Outside,
+    /// The smallest named definition that holds it, parsed cleanly.
+    Definition(Definition),
+    /// The parse of what holds it cannot be trusted: a syntax error in
+    /// the smallest definition holding it or, outside any, around it; a
+    /// definition its parse ended early (the lines after it indented as
+    /// its body); a Rust macro's body. Where it ends is not known.
+    Unclean,
+}
 
 /// A definition that holds a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,20 +82,23 @@ pub fn language_of(path: &str) -> Option<Language> {
 pub enum Unparsed {
     /// Over [`MAX_PARSE_BYTES`].
     TooBig,
-    /// The parse did not end by the deadline.
+    /// The parse, or the walk after it, did not end by the deadline, or
+    /// was stopped (a signal, a cancellation, the call given up on).
     TooSlow,
     /// The parser gave up.
     Failed,
 }
 
-/// The definition holding each of `lines` (1-based) in `source`, parsed as
-/// `language`, before `deadline`.
+/// What holds each of `lines` (1-based, in any order) in `source`,
+/// parsed as `language`, within `budget`. The parse, and the walk and
+/// sweep after it (see `walk`), stop when the budget says so and when the
+/// call's result is no longer wanted ([`crate::stop::unwanted`]).
 pub fn definitions(
     source: &[u8],
     language: Language,
     lines: &[u64],
-    deadline: Instant,
-) -> Result<Vec<Option<Definition>>, Unparsed> {
+    budget: Budget<'_>,
+) -> Result<Vec<Holder>, Unparsed> {
     if source.len() > MAX_PARSE_BYTES {
         return Err(Unparsed::TooBig);
     }
@@ -88,7 +108,7 @@ pub fn definitions(
         .map_err(|_| Unparsed::Failed)?;
     let mut late = false;
     let mut progress = |_: &tree_sitter::ParseState| {
-        if Instant::now() >= deadline {
+        if stopped(budget) {
             late = true;
             ControlFlow::Break(())
         } else {
@@ -108,62 +128,18 @@ pub fn definitions(
             Unparsed::Failed
         });
     };
-    let root = tree.root_node();
-    Ok(lines
+    let rows: Vec<usize> = lines
         .iter()
-        .map(|&line| innermost(root, line.saturating_sub(1) as usize, language, source))
-        .collect())
+        .map(|&line| usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX))
+        .collect();
+    walk::holders(tree.root_node(), language, source, &rows, budget)
 }
 
-/// The smallest named definition under `root` that holds `row`, its
-/// lines counted from the comments and attributes right above it and from
-/// what wraps it (a decorator, a `template` line, an `export`). Every node
-/// on the row is looked into, not only the first (an `export` or a
-/// decorator shares its line with the definition); a node that only ends
-/// at the start of the row (a comment with its newline) does not hold it.
-/// Iterative, and each node's siblings and wrapper are known from the
-/// walk itself (tree-sitter finds a node's parent from the root): a deep
-/// tree costs neither stack nor time.
-fn innermost(root: Node<'_>, row: usize, language: Language, source: &[u8]) -> Option<Definition> {
-    let mut best: Option<Definition> = None;
-    // Nodes to look into: each with the definition it lies in, and the
-    // row its wrapper's lines start on when it is a wrapper's content.
-    let mut stack: Vec<(Node<'_>, Option<Node<'_>>, Option<usize>)> = vec![(root, None, None)];
-    let mut children = Vec::new();
-    while let Some((node, outer, wrap)) = stack.pop() {
-        let mut cursor = node.walk();
-        children.clear();
-        children.extend(node.children(&mut cursor));
-        for (i, &child) in children.iter().enumerate() {
-            // A node's lines start at its comments above (a doc comment
-            // above an `export` belongs to the function inside it), or
-            // where its wrapper's do.
-            let own = languages::attached_row(&children[..i], child.start_position().row);
-            let start = wrap.map_or(own, |w| w.min(own));
-            if start > row || last_row(child) < row {
-                continue;
-            }
-            let inner_wrap = language.wraps(child).then_some(start);
-            match language.definition(child, source) {
-                Some((name, kind)) => {
-                    let found = Definition {
-                        name,
-                        kind: languages::method_if_in_type(kind, outer),
-                        start_line: start as u64 + 1,
-                        end_line: last_row(child) as u64 + 1,
-                        signature_line: child.start_position().row as u64 + 1,
-                    };
-                    let span = |d: &Definition| d.end_line - d.start_line;
-                    if best.as_ref().is_none_or(|b| span(&found) <= span(b)) {
-                        best = Some(found);
-                    }
-                    stack.push((child, Some(child), inner_wrap));
-                }
-                None => stack.push((child, outer, inner_wrap)),
-            }
-        }
-    }
-    best
+/// Whether function context's work for a call should stop now: its
+/// budget is spent (the deadline, a signal, a cancellation), or the call
+/// was given up on.
+fn stopped(budget: Budget<'_>) -> bool {
+    budget.check().is_err() || crate::stop::unwanted()
 }
 
 /// The last row a node's text is on (a node that ends at the start of a
@@ -184,11 +160,19 @@ fn text(node: Node<'_>, source: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use std::time::Duration;
+    use std::fmt::Write as _;
 
-    fn soon() -> Instant {
-        Instant::now() + Duration::from_secs(60)
+    use super::*;
+    use crate::stop::Stop;
+    use std::time::{Duration, Instant};
+
+    /// A budget of a minute, of a stop channel of its own.
+    fn soon() -> Budget<'static> {
+        static STOP: std::sync::OnceLock<Stop> = std::sync::OnceLock::new();
+        Budget {
+            deadline: Instant::now() + Duration::from_secs(60),
+            stop: STOP.get_or_init(Stop::new),
+        }
     }
 
     #[test]
@@ -212,14 +196,21 @@ mod tests {
             end_line: 7,
             signature_line: 5,
         };
-        assert_eq!(found, vec![None, Some(f.clone()), Some(f.clone()), Some(f)]);
+        let f = Holder::Definition(f);
+        assert_eq!(
+            found,
+            vec![Holder::Outside, f.clone(), f.clone(), f],
+            "{source:?}"
+        );
     }
 
     #[test]
     fn a_javascript_function_assigned_is_named_by_its_target() {
         let source = b"inst.run = (p) => {\n  go(p);\n};\n";
         let found = definitions(source, Language::JavaScript, &[2], soon()).unwrap();
-        let d = found[0].as_ref().unwrap();
+        let Holder::Definition(d) = &found[0] else {
+            panic!("{found:?}");
+        };
         assert_eq!(
             (d.name.as_str(), d.kind, d.start_line, d.end_line),
             ("inst.run", "function", 1, 3)
@@ -244,7 +235,163 @@ mod tests {
         );
         // A deadline already past: the parse is stopped.
         let many = "fn f() {}\n".repeat(100_000);
-        let late = definitions(many.as_bytes(), Language::Rust, &[1], Instant::now());
+        let past = Budget {
+            deadline: Instant::now(),
+            ..soon()
+        };
+        let late = definitions(many.as_bytes(), Language::Rust, &[1], past);
         assert_eq!(late, Err(Unparsed::TooSlow));
+    }
+
+    /// What holds each line of `source`, as `(line, what)`: the name of a
+    /// clean definition, `-` outside any, `?` not parsed cleanly.
+    fn held(source: &str, language: Language) -> Vec<(u64, String)> {
+        let last = source.lines().count() as u64;
+        let lines: Vec<u64> = (1..=last).collect();
+        let found = definitions(source.as_bytes(), language, &lines, soon()).unwrap();
+        lines
+            .into_iter()
+            .zip(found)
+            .map(|(n, h)| match h {
+                Holder::Definition(d) => (n, d.name),
+                Holder::Outside => (n, "-".into()),
+                Holder::Unclean => (n, "?".into()),
+            })
+            .collect()
+    }
+
+    /// `held`'s answer written as one string per line, for short tests.
+    fn marks(pairs: &[(u64, &str)]) -> Vec<(u64, String)> {
+        pairs.iter().map(|&(n, w)| (n, w.to_owned())).collect()
+    }
+
+    #[test]
+    fn a_syntax_error_fails_the_definitions_that_hold_it_alone() {
+        let source = "fn before() {\n    1\n}\n\nfn broken() {\n    let x = (1 + ;\n    x\n}\n\nfn after() {\n    2\n}\n";
+        assert_eq!(
+            held(source, Language::Rust),
+            marks(&[
+                (1, "before"),
+                (2, "before"),
+                (3, "before"),
+                (4, "-"),
+                (5, "?"),
+                (6, "?"),
+                (7, "?"),
+                (8, "?"),
+                (9, "-"),
+                (10, "after"),
+                (11, "after"),
+                (12, "after"),
+            ])
+        );
+        // A function the parser could not make one of (a block left open
+        // too): its lines lie in an ERROR node, not outside any definition.
+        let source = "fn broken() {\n    let x = (1 + ;\n    if x {\n        y();\n    z();\n}\n\nfn after() {\n    2\n}\n";
+        assert_eq!(
+            held(source, Language::Rust),
+            marks(&[
+                (1, "?"),
+                (2, "?"),
+                (3, "?"),
+                (4, "?"),
+                (5, "?"),
+                (6, "?"),
+                (7, "?"),
+                (8, "after"),
+                (9, "after"),
+                (10, "after"),
+            ])
+        );
+    }
+
+    #[test]
+    fn lines_after_a_definition_indented_as_its_body_mean_it_was_cut() {
+        // Python ends `broken` at the line dedented by two spaces, and
+        // reads the rest as statements of the module: no syntax error.
+        let source =
+            "def broken():\n    x = 1\n  y = 2\n    return x\n\ndef after():\n    return 2\n";
+        assert_eq!(
+            held(source, Language::Python),
+            marks(&[
+                (1, "?"),
+                (2, "?"),
+                (3, "?"),
+                (4, "?"),
+                (5, "-"),
+                (6, "after"),
+                (7, "after"),
+            ])
+        );
+        // A stray `}` in Rust ends `stray` early the same way.
+        let source = "fn stray() {\n    let x = 1;\n}\n    y();\n}\n\nfn after() {}\n";
+        let found = held(source, Language::Rust);
+        assert_eq!(
+            &found[..4],
+            &marks(&[(1, "?"), (2, "?"), (3, "?"), (4, "?")])[..]
+        );
+        assert_eq!(found[6], (7, "after".to_owned()));
+    }
+
+    #[test]
+    fn a_missing_semicolon_cuts_nothing() {
+        // C's statement macros read as a call without its `;`.
+        let source = "void walk(struct list *head) {\n    list_for_each(pos, head) {\n        use(pos);\n    }\n}\n";
+        assert_eq!(
+            held(source, Language::C),
+            marks(&[
+                (1, "walk"),
+                (2, "walk"),
+                (3, "walk"),
+                (4, "walk"),
+                (5, "walk")
+            ])
+        );
+    }
+
+    #[test]
+    fn a_macros_body_outside_any_definition_is_not_parsed() {
+        // The grammar reads a macro's body as tokens: the function in it
+        // is not seen. Inside a function, the function holds it.
+        let source = "cfg_if! {\n    fn hidden() {\n        1\n    }\n}\n\nfn seen() {\n    select! {\n        a => b,\n    }\n}\n";
+        assert_eq!(
+            held(source, Language::Rust),
+            marks(&[
+                (1, "?"),
+                (2, "?"),
+                (3, "?"),
+                (4, "?"),
+                (5, "?"),
+                (6, "-"),
+                (7, "seen"),
+                (8, "seen"),
+                (9, "seen"),
+                (10, "seen"),
+                (11, "seen"),
+            ])
+        );
+    }
+
+    #[test]
+    fn every_line_of_a_large_file_is_answered_in_any_order() {
+        // 20,000 functions, every line asked, backwards and twice: one
+        // walk and one sweep (a walk per line took minutes).
+        let mut source = String::new();
+        for i in 0..20_000 {
+            let _ = writeln!(source, "def f_{i}():\n    return {i}");
+        }
+        let lines: Vec<u64> = (1..=40_000).rev().chain([1, 40_000]).collect();
+        let found = definitions(source.as_bytes(), Language::Python, &lines, soon()).unwrap();
+        for (&line, holder) in lines.iter().zip(&found) {
+            let i = (line - 1) / 2;
+            let want = Holder::Definition(Definition {
+                name: format!("f_{i}"),
+                kind: "function",
+                start_line: 2 * i + 1,
+                end_line: 2 * i + 2,
+                signature_line: 2 * i + 1,
+            });
+            assert_eq!(holder, &want, "line {line}");
+        }
     }
 }

@@ -54,7 +54,8 @@ pub struct Results<'a> {
     total_matches: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     binary_files: Option<&'a [String]>,
-    /// With function context: the files shown it could not parse.
+    /// With function context: the files shown with matches it could not
+    /// parse (cleanly).
     #[serde(skip_serializing_if = "Option::is_none")]
     unparsed_files: Option<usize>,
     spill: Option<SpillJson<'a>>,
@@ -361,7 +362,7 @@ fn results<'a>(r: &'a Report, text: Cow<'a, str>) -> Results<'a> {
         total_files,
         total_matches,
         binary_files,
-        unparsed_files: r.context.function.then(|| r.unparsed_files(false)),
+        unparsed_files: r.context.function.then(|| r.unparsed(false).1),
         spill,
         spill_error,
         warnings: text::warnings(r),

@@ -106,7 +106,7 @@ fn page(r: &Report) -> String {
                 format!("{}\n\n{}", page_header(r), groups(&r.line_page()))
             };
             push_binary_note(&mut page, r, BINARY_NAMES);
-            push_unparsed_note(&mut page, r.unparsed_files(false));
+            push_unparsed_note(&mut page, r.unparsed(false));
             page
         }
         Items::Files(_) => format!("{}\n\n{}", page_header(r), paths(r.path_page())),
@@ -320,15 +320,17 @@ pub fn thousands(n: usize) -> String {
 /// file name them all).
 const BINARY_NAMES: usize = 20;
 
-/// After `out`, function context's closing line: how many of the files
-/// shown could not be parsed (SPEC §4), if any.
-fn push_unparsed_note(out: &mut String, n: usize) {
-    if n > 0 {
+/// After `out`, function context's closing line: how many of the
+/// matches shown, in how many files, have none because their file, or
+/// what holds them, could not be parsed (cleanly) (SPEC §4), if any.
+fn push_unparsed_note(out: &mut String, (matches, files): (usize, usize)) {
+    if matches > 0 {
         let _ = write!(
             out,
-            "\n\n(No function context in {} of those shown: no parser for the language, or too big or slow to parse; {} the context asked for)",
-            count(n, "file", "files"),
-            plural(n, "its matches show", "their matches show"),
+            "\n\n(No function context for {} in {} of those shown: no parser for the language, too big or slow to parse, or not parsed cleanly; {} the context asked for)",
+            count(matches, "match", "matches"),
+            count(files, "file", "files"),
+            plural(matches, "it shows", "they show"),
         );
     }
 }
@@ -392,7 +394,7 @@ pub fn complete(r: &Report, incomplete: Option<&str>) -> String {
                 format!("{}{note}\n\n{}", found(r), groups(&r.all_lines()))
             };
             push_binary_note(&mut out, r, usize::MAX);
-            push_unparsed_note(&mut out, r.unparsed_files(true));
+            push_unparsed_note(&mut out, r.unparsed(true));
             out
         }
         Items::Files(all) => format!("{}{note}\n\n{}", found(r), paths(all.all())),
@@ -503,6 +505,7 @@ mod tests {
             preview: p.into(),
             truncated: false,
             definition: None,
+            unparsed: false,
         }
     }
 
@@ -519,13 +522,11 @@ mod tests {
                 path: "a.rs".into(),
                 lines: vec![m(1, "x"), m(4, "y")],
                 windows: Vec::new(),
-                unparsed: false,
             },
             FileLines {
                 path: "b.rs".into(),
                 lines: vec![m(2, "z")],
                 windows: Vec::new(),
-                unparsed: false,
             },
         ];
         Report::of(Tool::Grep, Items::Lines(files), shown)
@@ -608,7 +609,6 @@ mod tests {
                 c(10, "ten"),
             ],
             windows: Vec::new(),
-            unparsed: false,
         }];
         let mut r = Report::of(Tool::Grep, Items::Lines(files), 3);
         r.context = crate::request::Context {

@@ -1,22 +1,25 @@
 //! Function context (SPEC §3a, §4 "The optional outputs"): each matched
 //! line shown inside the smallest named definition that holds it, its
 //! lines as context lines. A definition over [`LONG`] lines shows its
-//! first line (the signature) and [`AROUND`] lines either side of each
-//! match in it. A match outside any definition, or in a file that cannot
-//! be parsed (no parser for its language, too big, too slow), gets the
-//! context asked for; such files are marked for the closing line.
+//! lines from its signature on when they are fewer (its doc comment
+//! left out, but for [`AROUND`] lines either side of a match in it);
+//! else its signature line and [`AROUND`] lines either side of each
+//! match in it. A match outside any definition, or in a file or a
+//! definition that cannot be parsed (cleanly) (no parser for its
+//! language, too big, too slow, a syntax error), gets the context asked
+//! for; such matches are marked for the closing line.
 //!
 //! Only files with matched lines are read and parsed, each once, and not
-//! past the call's deadline. The lines shown are read from the file: the
-//! matched lines stay rg's (its marks, its windows), the context lines are
-//! previewed as rg's context lines are.
+//! past the call's deadline, nor once the call is given up on. The lines
+//! shown are read from the file: the matched lines stay rg's (its marks,
+//! its windows), the context lines are previewed as rg's context lines
+//! are.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::preview;
 use super::report::{FileLines, ShownLine};
-use crate::outline::{self, Definition};
+use crate::outline::{self, Holder};
 use crate::request::Context;
 use crate::stop::Budget;
 
@@ -24,6 +27,9 @@ use crate::stop::Budget;
 pub const LONG: u64 = 50;
 /// Lines shown either side of a match in a long definition.
 pub const AROUND: u64 = 3;
+
+/// Lines previewed between two looks at the budget.
+const LINES_PER_LOOK: usize = 1024;
 
 /// Give the files of `files` whose matched lines fall in `entries` (the
 /// page's, or all of them for a spill) their definitions and windows,
@@ -50,12 +56,15 @@ pub fn apply(
         if budget.check().is_err()
             || outline_file(file, workdir, context, line_cap, budget).is_none()
         {
-            file.unparsed = true;
+            for line in file.lines.iter_mut().filter(|l| l.matched) {
+                line.unparsed = true;
+            }
         }
     }
 }
 
-/// The file's definitions and windows; `None` when it cannot be parsed.
+/// The file's definitions and windows; `None` when it cannot be parsed
+/// (or the budget ran out), the file as it was.
 fn outline_file(
     file: &mut FileLines,
     workdir: &Path,
@@ -75,65 +84,128 @@ fn outline_file(
         .filter(|l| l.matched)
         .map(|l| l.number)
         .collect();
-    let definitions = outline::definitions(&source, language, &matched, budget.deadline).ok()?;
+    let holders = outline::definitions(&source, language, &matched, budget).ok()?;
     let lines = line_starts(&source);
     let last = lines.len() as u64;
-    // Each match's lines, as a range of numbers and the signature line of
-    // a long definition.
-    let wanted: Vec<(u64, u64, Option<u64>)> = matched
+    // Each match's lines, and the context lines they show.
+    let wanted: Vec<Wanted> = matched
         .iter()
-        .zip(&definitions)
-        .map(|(&m, d)| wanted(m, d.as_ref(), context, last))
+        .zip(&holders)
+        .map(|(&m, h)| wanted(m, h, context, last))
         .collect();
-    let mut numbers: BTreeSet<u64> = matched.iter().copied().collect();
-    for &(from, to, head) in &wanted {
-        numbers.extend(from..=to);
-        numbers.extend(head);
+    let mut numbers: Vec<u64> = Vec::new();
+    for w in &wanted {
+        numbers.extend(w.lines.0..=w.lines.1);
+        numbers.extend(w.also.into_iter().flat_map(|(from, to)| from..=to));
     }
-    let mut rg_lines = std::mem::take(&mut file.lines)
-        .into_iter()
-        .filter(|l| l.matched)
-        .peekable();
-    let mut definitions = definitions.into_iter();
-    let mut shown = Vec::with_capacity(numbers.len());
-    for n in numbers {
-        if rg_lines.peek().is_some_and(|l| l.number == n) {
-            let mut line = rg_lines.next()?;
-            line.definition = definitions.next().flatten().map(Box::new);
-            shown.push(line);
-        } else if let Some(text) = line_text(&source, &lines, n) {
+    numbers.sort_unstable();
+    numbers.dedup();
+    let mut context_lines = Vec::new();
+    let mut matched_at = matched.iter().peekable();
+    for (k, &n) in numbers.iter().enumerate() {
+        if k % LINES_PER_LOOK == 0 && budget.check().is_err() {
+            return None;
+        }
+        while matched_at.next_if(|&&m| m < n).is_some() {}
+        if matched_at.peek() == Some(&&n) {
+            continue;
+        }
+        if let Some(text) = line_text(&source, &lines, n) {
             let p = preview::preview(text, None, line_cap);
-            shown.push(ShownLine {
+            context_lines.push(ShownLine {
                 number: n,
                 matched: false,
                 preview: p.text,
                 truncated: p.truncated,
                 definition: None,
+                unparsed: false,
             });
         }
     }
+    // rg's matched lines, with what holds each, among the context lines.
+    let mut rg_lines: Vec<ShownLine> = std::mem::take(&mut file.lines)
+        .into_iter()
+        .filter(|l| l.matched)
+        .collect();
+    for (line, holder) in rg_lines.iter_mut().zip(holders) {
+        match holder {
+            Holder::Definition(d) => line.definition = Some(Box::new(d)),
+            Holder::Unclean => line.unparsed = true,
+            Holder::Outside => {}
+        }
+    }
+    let mut shown = Vec::with_capacity(rg_lines.len() + context_lines.len());
+    let mut context_lines = context_lines.into_iter().peekable();
+    for line in rg_lines {
+        while let Some(c) = context_lines.next_if(|c| c.number < line.number) {
+            shown.push(c);
+        }
+        shown.push(line);
+    }
+    shown.extend(context_lines);
     file.lines = shown;
     file.windows = windows(&file.lines, &wanted);
     Some(())
 }
 
-/// The lines a match on line `m` wants: its definition's, cut when long;
-/// else the context asked for. Line numbers, 1-based, within `last`.
-fn wanted(m: u64, d: Option<&Definition>, context: Context, last: u64) -> (u64, u64, Option<u64>) {
-    match d {
-        Some(d) if d.end_line - d.start_line < LONG => {
-            (d.start_line, d.end_line.min(last.max(m)), None)
+/// The lines a match wants shown (1-based, inclusive): a range, and
+/// another one it comes with (a long definition's signature line, or the
+/// lines from it on).
+#[derive(Debug, Clone, Copy)]
+struct Wanted {
+    lines: (u64, u64),
+    also: Option<(u64, u64)>,
+}
+
+/// The lines a match on line `m` wants: its definition's whole when it
+/// has at most [`LONG`] lines; else its lines from the signature on when
+/// they are so few (a long doc comment above is left out, but for
+/// [`AROUND`] lines either side of a match in it); else its signature
+/// line and [`AROUND`] lines either side of the match. Without a
+/// definition (or without one parsed cleanly), the context asked for.
+/// Within `last`, the file's last line.
+fn wanted(m: u64, holder: &Holder, context: Context, last: u64) -> Wanted {
+    let end = |n: u64| n.min(last.max(m));
+    let around = |from: u64, to: u64| {
+        (
+            m.saturating_sub(AROUND).max(from),
+            end((m + AROUND).min(to)),
+        )
+    };
+    let d = match holder {
+        Holder::Definition(d) => d,
+        Holder::Outside | Holder::Unclean => {
+            return Wanted {
+                lines: (
+                    m.saturating_sub(context.before as u64).max(1),
+                    end(m + context.after as u64),
+                ),
+                also: None,
+            };
         }
-        Some(d) => (
-            m.saturating_sub(AROUND).max(d.start_line),
-            (m + AROUND).min(d.end_line),
-            Some(d.signature_line),
-        ),
-        None => (
-            m.saturating_sub(context.before as u64).max(1),
-            (m + context.after as u64).min(last.max(m)),
-            None,
-        ),
+    };
+    let code = (d.signature_line, end(d.end_line));
+    if d.end_line - d.start_line < LONG {
+        Wanted {
+            lines: (d.start_line, end(d.end_line)),
+            also: None,
+        }
+    } else if d.end_line - d.signature_line >= LONG {
+        Wanted {
+            lines: around(d.start_line, d.end_line),
+            also: Some((d.signature_line, d.signature_line)),
+        }
+    } else if m >= d.signature_line {
+        Wanted {
+            lines: code,
+            also: None,
+        }
+    } else {
+        // A match in the doc comment: the lines around it, and the code.
+        Wanted {
+            lines: around(d.start_line, d.end_line),
+            also: Some(code),
+        }
     }
 }
 
@@ -144,17 +216,15 @@ fn wanted(m: u64, d: Option<&Definition>, context: Context, last: u64) -> (u64, 
 /// the match before it: a window runs from the first line any match from
 /// it on wants, to the last any match up to it wants, and never past the
 /// matched lines on either side (each shows its own).
-fn windows(
-    lines: &[ShownLine],
-    wanted: &[(u64, u64, Option<u64>)],
-) -> Vec<(usize, std::ops::Range<usize>)> {
+fn windows(lines: &[ShownLine], wanted: &[Wanted]) -> Vec<(usize, std::ops::Range<usize>)> {
     let matched: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].matched).collect();
     let index = |n: u64| lines.partition_point(|l| l.number < n);
     let own: Vec<(usize, usize)> = wanted
         .iter()
-        .map(|&(from, to, head)| {
-            let head = head.unwrap_or(from);
-            (index(head.min(from)), index(head.max(to) + 1))
+        .map(|w| {
+            let (from, to) = w.lines;
+            let (also_from, also_to) = w.also.unwrap_or(w.lines);
+            (index(from.min(also_from)), index(to.max(also_to) + 1))
         })
         .collect();
     let mut starts: Vec<usize> = own.iter().map(|w| w.0).collect();

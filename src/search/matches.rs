@@ -366,7 +366,6 @@ impl<'w> MatchSink<'w> {
                     path: String::from_utf8_lossy(&path).into_owned(),
                     lines,
                     windows: Vec::new(),
-                    unparsed: false,
                 }
             })
             .collect();
@@ -448,6 +447,7 @@ fn shown_line(number: u64, matched: bool, preview: Preview) -> ShownLine {
         preview: preview.text,
         truncated: preview.truncated,
         definition: None,
+        unparsed: false,
     }
 }
 

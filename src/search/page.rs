@@ -126,23 +126,30 @@ impl Report {
         }
     }
 
-    /// The files with lines on the page (`whole`: in the whole result)
-    /// that function context could not parse (SPEC §4: the closing line).
-    pub fn unparsed_files(&self, whole: bool) -> usize {
+    /// The matched lines on the page (`whole`: in the whole result) that
+    /// function context could not parse (cleanly), and the files they are
+    /// in (SPEC §4: the closing line).
+    pub fn unparsed(&self, whole: bool) -> (usize, usize) {
         let Items::Lines(files) = &self.items else {
-            return 0;
+            return (0, 0);
         };
         let (offset, shown) = if whole {
             (0, self.total)
         } else {
             (self.offset, self.shown)
         };
-        let mut on_page: Vec<usize> = blocks(files, offset, self.context)
-            .take(shown)
-            .map(|(f, _)| f)
-            .collect();
-        on_page.dedup();
-        on_page.into_iter().filter(|&f| files[f].unparsed).count()
+        let (mut matches, mut in_files, mut last) = (0, 0, None);
+        for (f, block) in blocks(files, offset, self.context).take(shown) {
+            if files[f].lines[block]
+                .iter()
+                .any(|l| l.matched && l.unparsed)
+            {
+                matches += 1;
+                in_files += usize::from(last != Some(f));
+                last = Some(f);
+            }
+        }
+        (matches, in_files)
     }
 
     /// Every line of grep content, as a page of the whole result.

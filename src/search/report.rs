@@ -24,6 +24,10 @@ pub struct ShownLine {
     pub truncated: bool,
     /// With function context, a matched line's definition (SPEC §3a).
     pub definition: Option<Box<Definition>>,
+    /// With function context, a matched line that has none because its
+    /// file, or what holds it, could not be parsed (cleanly): it shows the
+    /// context asked for (SPEC §4).
+    pub unparsed: bool,
 }
 
 /// The lines grep shows of one file, ordered by number, each once.
@@ -36,10 +40,6 @@ pub struct FileLines {
     /// `lines`, and the lines it shows), in order; empty otherwise, when
     /// the context asked for gives the window.
     pub windows: Vec<(usize, std::ops::Range<usize>)>,
-    /// Function context was asked for and the file could not be parsed
-    /// (no parser for its language, too big, too slow): its matches show
-    /// the context asked for.
-    pub unparsed: bool,
 }
 
 impl FileLines {

@@ -83,6 +83,20 @@ impl Fixture {
         }
     }
 
+    /// This fixture with line `n` (1-based) replaced by `text`.
+    fn with_line(&self, n: usize, text: &str) -> Fixture {
+        let mut lines: Vec<String> = self.text.split_inclusive('\n').map(str::to_owned).collect();
+        let line = lines
+            .get_mut(n - 1)
+            .unwrap_or_else(|| panic!("{} has no line {n}", self.name));
+        let end = if line.ends_with('\n') { "\n" } else { "" };
+        *line = format!("{text}{end}");
+        Fixture {
+            name: self.name,
+            text: Box::leak(lines.concat().into_boxed_str()),
+        }
+    }
+
     /// Line `n` (1-based) of the fixture.
     fn line(&self, n: usize) -> &'static str {
         self.text
@@ -121,6 +135,14 @@ impl Fixture {
     /// (`None`: `null`, outside any). No file is unparsed.
     #[track_caller]
     fn defines(&self, pattern: &str, want: &[(u64, Option<Def>)]) {
+        self.defines_with_unparsed(pattern, want, 0);
+    }
+
+    /// As [`Fixture::defines`], the file counted `unparsed` (0 or 1) in
+    /// JSON's `unparsed_files`: a match in a definition not parsed
+    /// cleanly has none.
+    #[track_caller]
+    fn defines_with_unparsed(&self, pattern: &str, want: &[(u64, Option<Def>)], unparsed: u64) {
         let ran = self
             .tree()
             .cmd()
@@ -144,7 +166,7 @@ impl Fixture {
             })
             .collect();
         assert_eq!(got, want, "{ran:?}");
-        assert_eq!(value["unparsed_files"], json!(0), "{ran:?}");
+        assert_eq!(value["unparsed_files"], json!(unparsed), "{ran:?}");
         assert_eq!(value["files"].as_array().map(Vec::len), Some(1), "{ran:?}");
     }
 }
@@ -201,7 +223,7 @@ fn files_without_a_parser_get_the_context_asked_for_and_are_counted() {
          Line 3-   message = \"hello\"\n\
          Line 4:   puts \"needle_ruby #{name}\"\n\
          Line 5-   message\n\n\
-         (No function context in 2 files of those shown: no parser for the language, or too big or slow to parse; their matches show the context asked for)\n",
+         (No function context for 2 matches in 2 files of those shown: no parser for the language, too big or slow to parse, or not parsed cleanly; they show the context asked for)\n",
     );
     let ran = t
         .cmd()
@@ -236,7 +258,7 @@ fn one_file_without_a_parser_is_counted_in_the_singular() {
         &t.run(&["grep", "needle_plain", "-W"]),
         0,
         "Found 1 match\n\nnotes.txt\nLine 2: needle_plain here\n\n\
-         (No function context in 1 file of those shown: no parser for the language, or too big or slow to parse; its matches show the context asked for)\n",
+         (No function context for 1 match in 1 file of those shown: no parser for the language, too big or slow to parse, or not parsed cleanly; it shows the context asked for)\n",
     );
 }
 
@@ -1530,6 +1552,7 @@ mod go {
 
 mod java {
     use super::Fixture;
+    use crate::harness::assert_out;
 
     const F: Fixture = super::JAVA;
 
@@ -1666,18 +1689,25 @@ mod java {
         );
     }
 
-    /// The fixture with a blank line after line 125, so that its comment
-    /// (`needle_in_long_class`) is no longer right above `broken` but
-    /// between two methods of `Long`, in `Long` alone.
-    fn with_the_comment_apart() -> Fixture {
-        F.with_blank_line_after(125)
+    /// The fixture with the syntax error of `broken` (line 127) mended,
+    /// so that `Long`, which holds it, is parsed cleanly.
+    fn mended() -> Fixture {
+        F.with_line(127, "        int x = (1 + 1);")
     }
 
-    /// The comment of line 125 with `broken`, which it is right above.
+    /// The mended fixture with a blank line added after line 125, so that
+    /// its comment (`needle_in_long_class`) is no longer right above
+    /// `broken` but between two methods of `Long`, in `Long` alone.
+    fn with_the_comment_apart() -> Fixture {
+        mended().with_blank_line_after(125)
+    }
+
+    /// The comment of line 125 with the mended `broken`, which it is
+    /// right above.
     const COMMENT_AND_BROKEN: [&str; 5] = [
         "Line 125:     // A syntax error (needle_in_long_class): tree-sitter parses on, the next method is whole.",
         "Line 126-     int broken() {",
-        "Line 127-         int x = (1 + ;",
+        "Line 127-         int x = (1 + 1);",
         "Line 128-         return x;",
         "Line 129-     }",
     ];
@@ -1691,14 +1721,14 @@ mod java {
         "Line 125:     // A syntax error (needle_in_long_class): tree-sitter parses on, the next method is whole.",
         "Line 126- ",
         "Line 127-     int broken() {",
-        "Line 128-         int x = (1 + ;",
+        "Line 128-         int x = (1 + 1);",
     ];
 
     #[test]
     fn a_long_class_shows_its_first_line_and_three_lines_around_a_match_between_methods() {
-        // As the fixture is, the comment is right above `broken`: part of
-        // it, which is whole.
-        F.shows("needle_in_long_class", &[], &COMMENT_AND_BROKEN);
+        // As mended, the comment is right above `broken`: part of it,
+        // which is whole.
+        mended().shows("needle_in_long_class", &[], &COMMENT_AND_BROKEN);
         // A blank line after it: in `Long` alone (77 lines), which is cut.
         with_the_comment_apart().shows(
             "needle_in_long_class",
@@ -1711,26 +1741,28 @@ mod java {
         );
     }
 
+    /// What `needle_long` shows: `longMethod`'s signature, and 3 lines
+    /// either side of the match.
+    const IN_LONG_METHOD: [&str; 9] = [
+        "Line 60-     int longMethod() {",
+        "--",
+        "Line 88-         total += 27;",
+        "Line 89-         total += 28;",
+        "Line 90-         total += 29;",
+        "Line 91:         total += 30; // needle_long",
+        "Line 92-         total += 31;",
+        "Line 93-         total += 32;",
+        "Line 94-         total += 33;",
+    ];
+
     #[test]
     fn matches_in_a_long_method_and_in_its_long_class_show_both_first_lines() {
-        let long_method = [
-            "Line 60-     int longMethod() {",
-            "--",
-            "Line 88-         total += 27;",
-            "Line 89-         total += 28;",
-            "Line 90-         total += 29;",
-            "Line 91:         total += 30; // needle_long",
-            "Line 92-         total += 31;",
-            "Line 93-         total += 32;",
-            "Line 94-         total += 33;",
-            "--",
-        ];
-        // As the fixture is, the second match is in `broken`: no line of
-        // `Long` but its methods'.
-        F.shows(
+        // As mended, the second match is in `broken`: no line of `Long`
+        // but its methods'.
+        mended().shows(
             "needle_long|needle_in_long_class",
             &[],
-            &[&long_method[..], &COMMENT_AND_BROKEN[..]].concat(),
+            &[&IN_LONG_METHOD[..], &["--"], &COMMENT_AND_BROKEN[..]].concat(),
         );
         // A blank line after the comment: it is in `Long` alone.
         with_the_comment_apart().shows(
@@ -1738,8 +1770,51 @@ mod java {
             &[],
             &[
                 &["Line 58- class Long {", "--"],
-                &long_method[..],
+                &IN_LONG_METHOD[..],
+                &["--"],
                 &AROUND_THE_COMMENT_APART[..],
+            ]
+            .concat(),
+        );
+    }
+
+    #[test]
+    fn a_method_with_a_syntax_error_is_never_shown_whole() {
+        // The comment right above `broken` is part of it, so a match there
+        // gets the context asked for, and the closing line says so; a blank
+        // line after the comment puts it in `Long`, which holds the error
+        // too: the same.
+        let note = "(No function context for 1 match in 1 file of those shown: no parser for the language, too big or slow to parse, or not parsed cleanly; it shows the context asked for)";
+        for fixture in [F, F.with_blank_line_after(125)] {
+            let lines = [
+                format!("Line 124- {}", fixture.line(124)),
+                format!("Line 125: {}", fixture.line(125)),
+                format!("Line 126- {}", fixture.line(126)),
+            ];
+            let ran = fixture
+                .tree()
+                .run(&["grep", "needle_in_long_class", "-W", "-C", "1"]);
+            assert_out(
+                &ran,
+                0,
+                &format!(
+                    "Found 1 match\n\nSample.java\n{}\n\n{note}\n",
+                    lines.join("\n")
+                ),
+            );
+        }
+        // The long method before it and the method after it are as ever.
+        F.shows(
+            "needle_long|needle_intact",
+            &[],
+            &[
+                &IN_LONG_METHOD[..],
+                &[
+                    "--",
+                    "Line 131-     int intact() {",
+                    "Line 132:         return 2; // needle_intact",
+                    "Line 133-     }",
+                ],
             ]
             .concat(),
         );
@@ -1760,7 +1835,8 @@ mod java {
 
     #[test]
     fn json_names_each_definition() {
-        F.defines(
+        // `broken`'s syntax error: no definition for the match in it.
+        F.defines_with_unparsed(
             "needle_",
             &[
                 (8, Some(("Counter", "class", 8, 38))),
@@ -1778,9 +1854,14 @@ mod java {
                 // From the comment right above each.
                 (91, Some(("longMethod", "method", 59, 123))),
                 (111, Some(("longMethod", "method", 59, 123))),
-                (125, Some(("broken", "method", 125, 129))),
+                (125, None),
                 (132, Some(("intact", "method", 131, 133))),
             ],
+            1,
+        );
+        mended().defines(
+            "needle_in_long_class",
+            &[(125, Some(("broken", "method", 125, 129)))],
         );
     }
 }

@@ -71,3 +71,6 @@ mod windows;
 mod fuzz_corpus;
 // function_context (-W): each match inside its definition, one fixture per language.
 mod function_context;
+// function_context where the parse is the question: syntax errors in nine
+// languages, a doc comment that makes a function long, a large file.
+mod function_context_parse;
