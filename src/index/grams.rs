@@ -12,26 +12,53 @@ use super::query::{Gram, Query, fold};
 /// Trigram values are 24 bits.
 const GRAMS: usize = 1 << 24;
 
-/// The postings while files are added, in file-number order.
-#[derive(Default)]
+/// The slots a builder's table starts with (12 KiB).
+const FIRST_SLOTS: usize = 1 << 10;
+
+/// Fibonacci hashing over 24 bits: `g * SPREAD`, modulo 2^24, is a
+/// different number for every trigram `g` (`SPREAD` is odd), and its top
+/// bits pick a slot; with one slot per trigram, each has its own.
+const SPREAD: u32 = 0x9E_3779;
+
+/// The postings while files are added, in file-number order. Its memory
+/// grows with the distinct trigrams seen: a tree of a few small files
+/// costs a few KiB.
 pub struct Builder {
-    /// Trigram → its list in `opens` (`u32::MAX`: none yet); a table
-    /// rather than a map, since every byte of every file looks one up.
-    slots: Vec<u32>,
-    opens: Vec<(Gram, Open)>,
+    /// Trigram → its list: open addressing with linear probing over a
+    /// power of two slots, at most half of them used until there is one
+    /// slot per trigram (then every trigram has its own).
+    table: Vec<Slot>,
+    /// Slots used.
+    used: usize,
+    /// Each trigram's files so far, as gaps in LEB128 bytes.
+    lists: Vec<Vec<u8>>,
     files: u32,
-    /// One bit per trigram: seen in the file being added.
-    seen: Vec<u64>,
-    /// The trigrams of the file being added, to clear `seen` after it.
-    this_file: Vec<Gram>,
+    /// The number of the file being added, plus one (0: none).
+    feeding: u32,
 }
 
-/// One trigram's postings while they grow.
-#[derive(Default)]
-struct Open {
-    bytes: Vec<u8>,
-    /// The last file number added, plus one (0: none yet).
+/// One trigram's place in the table.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    gram: Gram,
+    /// The last file holding `gram`, plus one (0: the slot is empty). A
+    /// file is added to the list the first time it meets `gram`, when
+    /// `next` is not yet its own number.
     next: u32,
+    /// The list of `gram` in `lists`.
+    list: u32,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self {
+            table: vec![Slot::default(); FIRST_SLOTS],
+            used: 0,
+            lists: Vec::new(),
+            files: 0,
+            feeding: 0,
+        }
+    }
 }
 
 impl Builder {
@@ -39,28 +66,15 @@ impl Builder {
     pub fn add(&mut self, content: &[u8]) -> u32 {
         let id = self.files;
         self.files += 1;
-        if self.seen.is_empty() {
-            self.seen = vec![0; GRAMS / 64];
-            self.slots = vec![u32::MAX; GRAMS];
-        }
+        self.feeding = self.files;
         let mut window = 0u32;
         for (i, &b) in content.iter().enumerate() {
             window = ((window << 8) | u32::from(fold(b))) & 0x00FF_FFFF;
-            if i < 2 {
-                continue;
-            }
-            let (word, bit) = ((window / 64) as usize, 1u64 << (window % 64));
-            if self.seen[word] & bit == 0 {
-                self.seen[word] |= bit;
-                self.this_file.push(window);
+            if i >= 2 {
+                self.note(window);
             }
         }
-        for g in self.this_file.drain(..) {
-            self.seen[(g / 64) as usize] = 0;
-            let open = open_list(&mut self.slots, &mut self.opens, g);
-            push_gap(&mut open.bytes, id + 1 - open.next);
-            open.next = id + 1;
-        }
+        self.feeding = 0;
         id
     }
 
@@ -78,51 +92,141 @@ impl Builder {
 
     /// The files of `later` after this builder's, numbered on from them.
     pub fn append(&mut self, later: Builder) {
-        let shift = self.files;
-        if self.slots.is_empty() {
-            self.slots = vec![u32::MAX; GRAMS];
+        if self.files == 0 {
+            *self = later;
+            return;
         }
-        for (g, open) in later.opens {
+        // The table takes `later`'s trigrams in the order of their slots,
+        // near one another: grown while they come, it would hold them in
+        // a few long runs.
+        self.reserve(later.used);
+        let shift = self.files;
+        let mut lists = later.lists;
+        for theirs in later.table.iter().filter(|s| s.next != 0) {
+            let bytes = std::mem::take(&mut lists[theirs.list as usize]);
             // The first gap counts from file 0 in `later`: re-count it
-            // from this builder's last file holding `g`.
-            let (first, rest) = read_gap(&open.bytes);
-            let mine = open_list(&mut self.slots, &mut self.opens, g);
-            push_gap(&mut mine.bytes, first + shift - mine.next);
-            mine.bytes.extend_from_slice(rest);
-            mine.next = open.next + shift;
+            // from this builder's last file holding the trigram.
+            let (first, rest) = read_gap(&bytes);
+            let next = theirs.next + shift;
+            let at = self.find(theirs.gram);
+            let mine = &mut self.table[at];
+            if mine.next == 0 {
+                let mut list = Vec::with_capacity(bytes.len() + 4);
+                push_gap(&mut list, first + shift);
+                list.extend_from_slice(rest);
+                self.insert(at, theirs.gram, next, list);
+            } else {
+                let list = &mut self.lists[mine.list as usize];
+                push_gap(list, first + shift - mine.next);
+                list.extend_from_slice(rest);
+                mine.next = next;
+            }
         }
         self.files += later.files;
     }
 
     pub fn freeze(self) -> Postings {
-        let mut opens = self.opens;
-        opens.sort_unstable_by_key(|(g, _)| *g);
-        let keys: Vec<Gram> = opens.iter().map(|(g, _)| *g).collect();
+        let Builder {
+            table,
+            mut lists,
+            files,
+            ..
+        } = self;
+        let mut order: Vec<(Gram, u32)> = table
+            .iter()
+            .filter(|s| s.next != 0)
+            .map(|s| (s.gram, s.list))
+            .collect();
+        drop(table);
+        order.sort_unstable_by_key(|&(g, _)| g);
+        let keys: Vec<Gram> = order.iter().map(|&(g, _)| g).collect();
         let mut offsets = Vec::with_capacity(keys.len() + 1);
-        let total = opens.iter().map(|(_, o)| o.bytes.len()).sum();
+        let total = lists.iter().map(Vec::len).sum();
         let mut bytes = Vec::with_capacity(total);
-        for (_, open) in opens {
+        for (_, list) in order {
             offsets.push(bytes.len());
-            bytes.extend_from_slice(&open.bytes);
+            bytes.extend_from_slice(&std::mem::take(&mut lists[list as usize]));
         }
         offsets.push(bytes.len());
         Postings {
             keys,
             offsets,
             bytes,
-            files: self.files,
+            files,
+        }
+    }
+
+    /// Add the file being added to the list of `g`, once.
+    #[inline]
+    fn note(&mut self, g: Gram) {
+        let at = self.find(g);
+        let slot = &mut self.table[at];
+        if slot.next == self.feeding {
+            return;
+        }
+        if slot.next == 0 {
+            let mut list = Vec::new();
+            push_gap(&mut list, self.feeding);
+            self.insert(at, g, self.feeding, list);
+        } else {
+            push_gap(
+                &mut self.lists[slot.list as usize],
+                self.feeding - slot.next,
+            );
+            slot.next = self.feeding;
+        }
+    }
+
+    /// The slot of `g`, or the empty slot where it goes.
+    #[inline]
+    fn find(&self, g: Gram) -> usize {
+        let mask = self.table.len() - 1;
+        let mut at = home(g, self.table.len());
+        loop {
+            let slot = &self.table[at];
+            if slot.gram == g || slot.next == 0 {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Put `g`, with its `list` and the last file holding it, in the empty
+    /// slot `at`; then double the table if it is over half full.
+    fn insert(&mut self, at: usize, g: Gram, next: u32, list: Vec<u8>) {
+        self.table[at] = Slot {
+            gram: g,
+            next,
+            list: self.lists.len() as u32,
+        };
+        self.lists.push(list);
+        self.used += 1;
+        self.reserve(0);
+    }
+
+    /// Make the table hold `more` trigrams besides its own at most half
+    /// full (or give it one slot per trigram).
+    fn reserve(&mut self, more: usize) {
+        let mut slots = self.table.len();
+        while (self.used + more) * 2 > slots && slots < GRAMS {
+            slots *= 2;
+        }
+        if slots == self.table.len() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.table, vec![Slot::default(); slots]);
+        for slot in old.into_iter().filter(|s| s.next != 0) {
+            let at = self.find(slot.gram);
+            self.table[at] = slot;
         }
     }
 }
 
-/// The list of `g`, made empty the first time.
-fn open_list<'a>(slots: &mut [u32], opens: &'a mut Vec<(Gram, Open)>, g: Gram) -> &'a mut Open {
-    let slot = &mut slots[g as usize];
-    if *slot == u32::MAX {
-        *slot = opens.len() as u32;
-        opens.push((g, Open::default()));
-    }
-    &mut opens[*slot as usize].1
+/// The first slot `g` tries in a table of `slots` (a power of two, at most
+/// [`GRAMS`]).
+#[inline]
+fn home(g: Gram, slots: usize) -> usize {
+    (g.wrapping_mul(SPREAD << 8) >> (32 - slots.trailing_zeros())) as usize
 }
 
 /// Write `gap` (at least 1) as LEB128.
@@ -258,6 +362,8 @@ pub fn grams_of(content: &[u8]) -> std::collections::HashSet<Gram> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
     use crate::index::query::plain;
 
@@ -310,5 +416,169 @@ mod tests {
         let bits = p.list(gram(b'x', b'y', b'z'));
         let ids: Vec<u32> = (0..1000).filter(|&i| bits.contains(i)).collect();
         assert_eq!(ids, vec![0, 300, 600, 900]);
+    }
+
+    #[test]
+    fn gaps_past_one_byte_across_builders() {
+        let mut a = Builder::default();
+        a.add(b"xyz");
+        for _ in 0..199 {
+            a.add(b"");
+        }
+        let mut b = Builder::default();
+        for _ in 0..20_000 {
+            b.skip();
+        }
+        b.add(b"xyzqqq");
+        a.append(b);
+        let all = lists(&a.freeze());
+        assert_eq!(all[&gram(b'x', b'y', b'z')], vec![0, 20_200]);
+        assert_eq!(all[&gram(b'q', b'q', b'q')], vec![20_200]);
+    }
+
+    #[test]
+    fn a_few_small_files_take_a_small_table() {
+        assert_eq!(Builder::default().table.len(), FIRST_SLOTS);
+        let mut a = Builder::default();
+        a.add(b"fn main() { println!(\"hello\"); }");
+        let mut b = Builder::default();
+        b.add(b"[package]\nname = \"hello\"\n");
+        b.skip();
+        a.append(b);
+        assert_eq!(a.table.capacity(), FIRST_SLOTS);
+        assert!(a.table.capacity() * size_of::<Slot>() <= 12 << 10);
+        assert_eq!(a.lists.len(), a.used);
+        assert!(a.used < 64);
+        let mut whole = Builder::default();
+        whole.append(a);
+        assert_eq!(whole.table.capacity(), FIRST_SLOTS);
+    }
+
+    #[test]
+    fn the_table_grows_with_the_trigrams_seen() {
+        // Every triple of 40 bytes that fold to themselves: 64,000
+        // trigrams and more where triples meet.
+        let content: Vec<u8> = (0..40 * 40 * 40u32)
+            .flat_map(|i| [0x80 + i / 1600, 0x80 + i / 40 % 40, 0x80 + i % 40])
+            .map(|b| b as u8)
+            .collect();
+        let files: Vec<Option<&[u8]>> = vec![
+            Some(&content[..90_000]),
+            None,
+            Some(&content[60_000..]),
+            Some(b"abc"),
+        ];
+        let expected = reference(&files);
+        assert!(expected.len() > 64_000);
+        assert_eq!(lists(&build(&files, &[])), expected);
+        assert_eq!(lists(&build(&files, &[2])), expected);
+        assert_eq!(lists(&build(&files, &[1, 3])), expected);
+        let mut b = Builder::default();
+        b.add(&content);
+        assert_eq!(b.used, expected.len() - 1);
+        assert!(b.table.len() >= 2 * b.used && b.table.len() <= 4 * b.used);
+    }
+
+    #[test]
+    fn with_a_slot_per_trigram_each_has_its_own() {
+        let mut taken = vec![false; GRAMS];
+        for g in 0..GRAMS as Gram {
+            let at = home(g, GRAMS);
+            assert!(!taken[at], "{g:#x} shares its slot");
+            taken[at] = true;
+        }
+    }
+
+    mod random {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Bytes that meet one another often, and any byte.
+        fn byte() -> impl Strategy<Value = u8> {
+            prop_oneof![
+                Just(b'a'),
+                Just(b'b'),
+                Just(b'A'),
+                Just(b'B'),
+                Just(0),
+                Just(b'\n'),
+                any::<u8>(),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(500))]
+            /// Files skipped, shared among builders: the postings of
+            /// every file read by one.
+            #[test]
+            fn postings_are_those_of_the_files_read_whole(
+                files in proptest::collection::vec(
+                    proptest::option::weighted(0.9, proptest::collection::vec(byte(), 0..60)),
+                    0..30,
+                ),
+                starts in proptest::collection::vec(0usize..30, 0..4),
+            ) {
+                let files: Vec<Option<&[u8]>> = files.iter().map(Option::as_deref).collect();
+                prop_assert_eq!(lists(&build(&files, &starts)), reference(&files));
+            }
+        }
+    }
+
+    /// Each trigram's files, from every file read whole: what the builder
+    /// must give however the files come (`None`: skipped).
+    fn reference(files: &[Option<&[u8]>]) -> BTreeMap<Gram, Vec<u32>> {
+        let mut all: BTreeMap<Gram, Vec<u32>> = BTreeMap::new();
+        for (id, content) in (0..).zip(files) {
+            for g in content.map(grams_of).unwrap_or_default() {
+                all.entry(g).or_default().push(id);
+            }
+        }
+        all
+    }
+
+    /// Each trigram's files as `p` holds them, its gaps read back.
+    fn lists(p: &Postings) -> BTreeMap<Gram, Vec<u32>> {
+        assert!(p.keys.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(p.offsets.len(), p.keys.len() + 1);
+        let mut all = BTreeMap::new();
+        for (at, &g) in p.keys.iter().enumerate() {
+            let mut bytes = &p.bytes[p.offsets[at]..p.offsets[at + 1]];
+            let (mut ids, mut next) = (Vec::new(), 0);
+            while !bytes.is_empty() {
+                let (gap, rest) = read_gap(bytes);
+                assert!(gap > 0);
+                next += gap;
+                ids.push(next - 1);
+                bytes = rest;
+            }
+            assert!(ids.iter().all(|&id| id < p.files()));
+            all.insert(g, ids);
+        }
+        all
+    }
+
+    /// `files`, a new builder started at each of `starts`, the builders
+    /// appended in order.
+    fn build(files: &[Option<&[u8]>], starts: &[usize]) -> Postings {
+        let (mut builders, mut first) = (vec![Builder::default()], 0);
+        for (id, content) in (0..).zip(files) {
+            if starts.contains(&(id as usize)) {
+                builders.push(Builder::default());
+                first = id;
+            }
+            let b = builders.last_mut().unwrap();
+            let Some(content) = content else {
+                assert_eq!(b.skip(), id - first);
+                continue;
+            };
+            assert_eq!(b.add(content), id - first);
+        }
+        let mut builders = builders.into_iter();
+        let mut whole = builders.next().unwrap();
+        for b in builders {
+            whole.append(b);
+        }
+        assert_eq!(whole.files() as usize, files.len());
+        whole.freeze()
     }
 }
