@@ -1,7 +1,7 @@
 //! The trigram index itself: for each trigram, the files holding it
 //! (their numbers, ascending, as gaps in LEB128 bytes), built one file at
-//! a time and then frozen into one buffer; and a [`Query`] answered as a
-//! set of file numbers.
+//! a time, its content fed in chunks, and then frozen into one buffer; and
+//! a [`Query`] answered as a set of file numbers.
 
 #![cfg_attr(not(target_os = "linux"), allow(dead_code))]
 
@@ -33,8 +33,13 @@ pub struct Builder {
     /// Each trigram's files so far, as gaps in LEB128 bytes.
     lists: Vec<Vec<u8>>,
     files: u32,
-    /// The number of the file being added, plus one (0: none).
+    /// The number of the file being fed, plus one (0: none).
     feeding: u32,
+    /// The last bytes fed, folded: the trigram window, kept from one
+    /// chunk to the next.
+    window: u32,
+    /// Bytes fed since the file began, up to 2 (a trigram needs 3).
+    held: u8,
 }
 
 /// One trigram's place in the table.
@@ -57,24 +62,61 @@ impl Default for Builder {
             lists: Vec::new(),
             files: 0,
             feeding: 0,
+            window: 0,
+            held: 0,
         }
     }
 }
 
 impl Builder {
-    /// Add the next file, numbered in order from 0, with its content.
-    pub fn add(&mut self, content: &[u8]) -> u32 {
+    /// Begin the next file, numbered in order from 0: its content is what
+    /// [`feed`](Self::feed) is given until [`finish`](Self::finish) (or
+    /// the next file).
+    pub fn begin(&mut self) -> u32 {
         let id = self.files;
         self.files += 1;
         self.feeding = self.files;
-        let mut window = 0u32;
-        for (i, &b) in content.iter().enumerate() {
-            window = ((window << 8) | u32::from(fold(b))) & 0x00FF_FFFF;
-            if i >= 2 {
-                self.note(window);
-            }
+        self.window = 0;
+        self.held = 0;
+        id
+    }
+
+    /// The next bytes of the file begun: its trigrams are those of all the
+    /// bytes fed since [`begin`](Self::begin), as one, however they were
+    /// cut. With no file begun, the bytes count for none.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        debug_assert!(self.feeding != 0, "bytes fed with no file begun");
+        if self.feeding == 0 {
+            return;
         }
+        let mut rest = bytes;
+        while self.held < 2 {
+            let Some((&b, tail)) = rest.split_first() else {
+                return;
+            };
+            self.window = (self.window << 8) | u32::from(fold(b));
+            self.held += 1;
+            rest = tail;
+        }
+        let mut window = self.window;
+        for &b in rest {
+            window = ((window << 8) | u32::from(fold(b))) & 0x00FF_FFFF;
+            self.note(window);
+        }
+        self.window = window;
+    }
+
+    /// The end of the file begun: what is fed next counts for no file.
+    pub fn finish(&mut self) {
         self.feeding = 0;
+    }
+
+    /// Add the next file with its whole content.
+    #[cfg(test)]
+    pub fn add(&mut self, content: &[u8]) -> u32 {
+        let id = self.begin();
+        self.feed(content);
+        self.finish();
         id
     }
 
@@ -86,14 +128,17 @@ impl Builder {
     /// Add a file whose content is not known: it holds no trigram here,
     /// and the caller keeps it a candidate.
     pub fn skip(&mut self) -> u32 {
+        self.finish();
         self.files += 1;
         self.files - 1
     }
 
     /// The files of `later` after this builder's, numbered on from them.
     pub fn append(&mut self, later: Builder) {
+        self.finish();
         if self.files == 0 {
             *self = later;
+            self.finish();
             return;
         }
         // The table takes `later`'s trigrams in the order of their slots,
@@ -156,7 +201,7 @@ impl Builder {
         }
     }
 
-    /// Add the file being added to the list of `g`, once.
+    /// Add the file being fed to the list of `g`, once.
     #[inline]
     fn note(&mut self, g: Gram) {
         let at = self.find(g);
@@ -419,6 +464,31 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_0_1_or_2_bytes_holds_no_trigram() {
+        let files: [(Option<&[u8]>, Vec<usize>); 8] = [
+            (Some(b""), vec![]),
+            (Some(b"a"), vec![0, 1]),
+            (Some(b"ab"), vec![1]),
+            // Fed a byte at a time.
+            (Some(b"abc"), vec![1, 2]),
+            // No trigram across files: no "xyz".
+            (Some(b"xy"), vec![]),
+            (Some(b"z"), vec![]),
+            // Folded: "a\nb".
+            (Some(b"A\0B"), vec![1]),
+            (Some(b"d"), vec![]),
+        ];
+        let whole: Vec<_> = files.iter().map(|(content, _)| *content).collect();
+        let expected = BTreeMap::from([
+            (gram(b'a', b'b', b'c'), vec![3]),
+            (gram(b'a', b'\n', b'b'), vec![6]),
+        ]);
+        assert_eq!(reference(&whole), expected);
+        assert_eq!(lists(&build(&files, &[])), expected);
+        assert_eq!(lists(&build(&files, &[1, 3, 4, 5, 7])), expected);
+    }
+
+    #[test]
     fn gaps_past_one_byte_across_builders() {
         let mut a = Builder::default();
         a.add(b"xyz");
@@ -462,13 +532,14 @@ mod tests {
             .flat_map(|i| [0x80 + i / 1600, 0x80 + i / 40 % 40, 0x80 + i % 40])
             .map(|b| b as u8)
             .collect();
-        let files: Vec<Option<&[u8]>> = vec![
-            Some(&content[..90_000]),
-            None,
-            Some(&content[60_000..]),
-            Some(b"abc"),
+        let files: Vec<(Option<&[u8]>, Vec<usize>)> = vec![
+            (Some(&content[..90_000]), (0..90_000).step_by(7).collect()),
+            (None, vec![]),
+            (Some(&content[60_000..]), vec![1, 2, 50_000]),
+            (Some(b"abc"), vec![]),
         ];
-        let expected = reference(&files);
+        let whole: Vec<_> = files.iter().map(|(content, _)| *content).collect();
+        let expected = reference(&whole);
         assert!(expected.len() > 64_000);
         assert_eq!(lists(&build(&files, &[])), expected);
         assert_eq!(lists(&build(&files, &[2])), expected);
@@ -508,18 +579,25 @@ mod tests {
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(500))]
-            /// Files skipped, shared among builders: the postings of
-            /// every file read by one.
+            /// Files cut anywhere, skipped, shared among builders: the
+            /// postings of every file read whole.
             #[test]
             fn postings_are_those_of_the_files_read_whole(
                 files in proptest::collection::vec(
-                    proptest::option::weighted(0.9, proptest::collection::vec(byte(), 0..60)),
+                    (
+                        proptest::option::weighted(0.9, proptest::collection::vec(byte(), 0..60)),
+                        proptest::collection::vec(0usize..60, 0..4),
+                    ),
                     0..30,
                 ),
                 starts in proptest::collection::vec(0usize..30, 0..4),
             ) {
-                let files: Vec<Option<&[u8]>> = files.iter().map(Option::as_deref).collect();
-                prop_assert_eq!(lists(&build(&files, &starts)), reference(&files));
+                let files: Vec<(Option<&[u8]>, Vec<usize>)> = files
+                    .iter()
+                    .map(|(content, cuts)| (content.as_deref(), cuts.clone()))
+                    .collect();
+                let whole: Vec<_> = files.iter().map(|(content, _)| *content).collect();
+                prop_assert_eq!(lists(&build(&files, &starts)), reference(&whole));
             }
         }
     }
@@ -557,11 +635,11 @@ mod tests {
         all
     }
 
-    /// `files`, a new builder started at each of `starts`, the builders
-    /// appended in order.
-    fn build(files: &[Option<&[u8]>], starts: &[usize]) -> Postings {
+    /// `files` fed in the pieces their `cuts` make, a new builder started
+    /// at each of `starts`, the builders appended in order.
+    fn build(files: &[(Option<&[u8]>, Vec<usize>)], starts: &[usize]) -> Postings {
         let (mut builders, mut first) = (vec![Builder::default()], 0);
-        for (id, content) in (0..).zip(files) {
+        for (id, (content, cuts)) in (0..).zip(files) {
             if starts.contains(&(id as usize)) {
                 builders.push(Builder::default());
                 first = id;
@@ -571,7 +649,15 @@ mod tests {
                 assert_eq!(b.skip(), id - first);
                 continue;
             };
-            assert_eq!(b.add(content), id - first);
+            assert_eq!(b.begin(), id - first);
+            let mut cuts: Vec<usize> = cuts.iter().map(|&c| c.min(content.len())).collect();
+            cuts.sort_unstable();
+            let mut from = 0;
+            for to in cuts.into_iter().chain([content.len()]) {
+                b.feed(&content[from..to]);
+                from = to;
+            }
+            b.finish();
         }
         let mut builders = builders.into_iter();
         let mut whole = builders.next().unwrap();

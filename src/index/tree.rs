@@ -169,14 +169,64 @@ fn read_all(workdir: &Path, files: &[String]) -> (Builder, Vec<u32>, u64) {
     let mut builder = Builder::default();
     let mut unknown = Vec::new();
     let mut covered = 0u64;
+    let mut buf = vec![0; CHUNK];
     for name in files {
-        match std::fs::read(workdir.join(name)) {
-            Ok(bytes) if !bytes.starts_with(b"\xFF\xFE") && !bytes.starts_with(b"\xFE\xFF") => {
-                covered += bytes.len() as u64;
-                builder.add(&bytes);
-            }
-            _ => unknown.push(builder.skip()),
+        match read_one(&mut builder, &workdir.join(name), &mut buf) {
+            Ok(bytes) => covered += bytes,
+            Err(id) => unknown.push(id),
         }
     }
     (builder, unknown, covered)
+}
+
+/// The bytes a build reads at a time.
+const CHUNK: usize = 256 << 10;
+
+/// Feed the file at `path` to `builder`, a chunk at a time through `buf`:
+/// the bytes read, or the file's number if it could not be read whole or
+/// starts with a UTF-16 byte order mark.
+fn read_one(builder: &mut Builder, path: &Path, buf: &mut [u8]) -> Result<u64, u32> {
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return Err(builder.skip());
+    };
+    // The mark needs the first 2 bytes, which a first read may not give.
+    let mut start = 0;
+    while start < 2 {
+        match read(&mut file, &mut buf[start..]) {
+            Ok(0) => break,
+            Ok(n) => start += n,
+            Err(_) => return Err(builder.skip()),
+        }
+    }
+    if buf[..start].starts_with(b"\xFF\xFE") || buf[..start].starts_with(b"\xFE\xFF") {
+        return Err(builder.skip());
+    }
+    let id = builder.begin();
+    builder.feed(&buf[..start]);
+    let mut covered = start as u64;
+    loop {
+        match read(&mut file, buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                builder.feed(&buf[..n]);
+                covered += n as u64;
+            }
+            Err(_) => {
+                builder.finish();
+                return Err(id);
+            }
+        }
+    }
+    builder.finish();
+    Ok(covered)
+}
+
+/// One read, retried when interrupted (as `std::fs::read` does).
+fn read(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match std::io::Read::read(file, buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            read => return read,
+        }
+    }
 }
