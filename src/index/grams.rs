@@ -12,7 +12,7 @@ use super::query::{Gram, Query, fold};
 /// Trigram values are 24 bits.
 const GRAMS: usize = 1 << 24;
 
-/// The slots a builder's table starts with (12 KiB).
+/// The slots a builder's table starts with (16 KiB).
 const FIRST_SLOTS: usize = 1 << 10;
 
 /// Fibonacci hashing over 24 bits: `g * SPREAD`, modulo 2^24, is a
@@ -20,17 +20,24 @@ const FIRST_SLOTS: usize = 1 << 10;
 /// bits pick a slot; with one slot per trigram, each has its own.
 const SPREAD: u32 = 0x9E_3779;
 
+/// The bytes of a list its slot holds itself: in a big tree most
+/// trigrams are in a file or two, and their lists fit.
+const INLINE: usize = 7;
+
+/// A slot's `len` when its list is in the builder's `lists`.
+const SPILLED: u8 = u8::MAX;
+
 /// The postings while files are added, in file-number order. Its memory
 /// grows with the distinct trigrams seen: a tree of a few small files
 /// costs a few KiB.
 pub struct Builder {
     /// Trigram → its list: open addressing with linear probing over a
-    /// power of two slots, at most half of them used until there is one
+    /// power of two slots, at most 3/4 of them used until there is one
     /// slot per trigram (then every trigram has its own).
     table: Vec<Slot>,
     /// Slots used.
     used: usize,
-    /// Each trigram's files so far, as gaps in LEB128 bytes.
+    /// The lists too long for their slots.
     lists: Vec<Vec<u8>>,
     files: u32,
     /// The number of the file being fed, plus one (0: none).
@@ -50,8 +57,56 @@ struct Slot {
     /// file is added to the list the first time it meets `gram`, when
     /// `next` is not yet its own number.
     next: u32,
-    /// The list of `gram` in `lists`.
-    list: u32,
+    /// The files holding `gram`, as gaps in LEB128 bytes: the first `len`
+    /// bytes here while they fit; past that (`len` is [`SPILLED`]), the
+    /// list's number in `lists`, in the first 4.
+    bytes: [u8; INLINE],
+    len: u8,
+}
+
+impl Slot {
+    fn list<'a>(&'a self, lists: &'a [Vec<u8>]) -> &'a [u8] {
+        match self.len {
+            SPILLED => &lists[self.spilled()],
+            len => &self.bytes[..usize::from(len)],
+        }
+    }
+
+    fn spilled(&self) -> usize {
+        let [a, b, c, d, ..] = self.bytes;
+        u32::from_le_bytes([a, b, c, d]) as usize
+    }
+
+    /// Write `gap` (at least 1) as LEB128.
+    fn push_gap(&mut self, lists: &mut Vec<Vec<u8>>, mut gap: u32) {
+        let (mut leb, mut n) = ([0; 5], 0);
+        while gap >= 0x80 {
+            leb[n] = (gap as u8) | 0x80;
+            gap >>= 7;
+            n += 1;
+        }
+        leb[n] = gap as u8;
+        self.extend(lists, &leb[..=n]);
+    }
+
+    /// Add `more` to the list, which moves to `lists` when it no longer
+    /// fits here.
+    fn extend(&mut self, lists: &mut Vec<Vec<u8>>, more: &[u8]) {
+        let len = usize::from(self.len);
+        if self.len == SPILLED {
+            lists[self.spilled()].extend_from_slice(more);
+        } else if len + more.len() <= INLINE {
+            self.bytes[len..len + more.len()].copy_from_slice(more);
+            self.len += more.len() as u8;
+        } else {
+            let mut list = Vec::with_capacity((len + more.len()).max(16));
+            list.extend_from_slice(&self.bytes[..len]);
+            list.extend_from_slice(more);
+            self.bytes[..4].copy_from_slice(&(lists.len() as u32).to_le_bytes());
+            self.len = SPILLED;
+            lists.push(list);
+        }
+    }
 }
 
 impl Default for Builder {
@@ -148,49 +203,50 @@ impl Builder {
         let shift = self.files;
         let mut lists = later.lists;
         for theirs in later.table.iter().filter(|s| s.next != 0) {
-            let bytes = std::mem::take(&mut lists[theirs.list as usize]);
-            // The first gap counts from file 0 in `later`: re-count it
-            // from this builder's last file holding the trigram.
-            let (first, rest) = read_gap(&bytes);
-            let next = theirs.next + shift;
+            let taken;
+            let bytes = match theirs.len {
+                SPILLED => {
+                    taken = std::mem::take(&mut lists[theirs.spilled()]);
+                    &taken[..]
+                }
+                len => &theirs.bytes[..usize::from(len)],
+            };
             let at = self.find(theirs.gram);
             let mine = &mut self.table[at];
             if mine.next == 0 {
-                let mut list = Vec::with_capacity(bytes.len() + 4);
-                push_gap(&mut list, first + shift);
-                list.extend_from_slice(rest);
-                self.insert(at, theirs.gram, next, list);
-            } else {
-                let list = &mut self.lists[mine.list as usize];
-                push_gap(list, first + shift - mine.next);
-                list.extend_from_slice(rest);
-                mine.next = next;
+                *mine = Slot {
+                    gram: theirs.gram,
+                    ..Slot::default()
+                };
+                self.used += 1;
             }
+            // The first gap counts from file 0 in `later`: re-count it
+            // from this builder's last file holding the trigram (none: 0).
+            let (first, rest) = read_gap(bytes);
+            mine.push_gap(&mut self.lists, first + shift - mine.next);
+            mine.extend(&mut self.lists, rest);
+            mine.next = theirs.next + shift;
         }
         self.files += later.files;
     }
 
     pub fn freeze(self) -> Postings {
         let Builder {
-            table,
-            mut lists,
+            mut table,
+            lists,
             files,
             ..
         } = self;
-        let mut order: Vec<(Gram, u32)> = table
-            .iter()
-            .filter(|s| s.next != 0)
-            .map(|s| (s.gram, s.list))
-            .collect();
-        drop(table);
-        order.sort_unstable_by_key(|&(g, _)| g);
-        let keys: Vec<Gram> = order.iter().map(|&(g, _)| g).collect();
+        table.retain(|s| s.next != 0);
+        table.shrink_to_fit();
+        table.sort_unstable_by_key(|s| s.gram);
+        let keys: Vec<Gram> = table.iter().map(|s| s.gram).collect();
         let mut offsets = Vec::with_capacity(keys.len() + 1);
-        let total = lists.iter().map(Vec::len).sum();
+        let total = table.iter().map(|s| s.list(&lists).len()).sum();
         let mut bytes = Vec::with_capacity(total);
-        for (_, list) in order {
+        for slot in &table {
             offsets.push(bytes.len());
-            bytes.extend_from_slice(&std::mem::take(&mut lists[list as usize]));
+            bytes.extend_from_slice(slot.list(&lists));
         }
         offsets.push(bytes.len());
         Postings {
@@ -209,16 +265,19 @@ impl Builder {
         if slot.next == self.feeding {
             return;
         }
-        if slot.next == 0 {
-            let mut list = Vec::new();
-            push_gap(&mut list, self.feeding);
-            self.insert(at, g, self.feeding, list);
-        } else {
-            push_gap(
-                &mut self.lists[slot.list as usize],
-                self.feeding - slot.next,
-            );
-            slot.next = self.feeding;
+        let new = slot.next == 0;
+        if new {
+            *slot = Slot {
+                gram: g,
+                ..Slot::default()
+            };
+        }
+        // A new list's first gap counts from 0.
+        slot.push_gap(&mut self.lists, self.feeding - slot.next);
+        slot.next = self.feeding;
+        if new {
+            self.used += 1;
+            self.reserve(0);
         }
     }
 
@@ -236,24 +295,11 @@ impl Builder {
         }
     }
 
-    /// Put `g`, with its `list` and the last file holding it, in the empty
-    /// slot `at`; then double the table if it is over half full.
-    fn insert(&mut self, at: usize, g: Gram, next: u32, list: Vec<u8>) {
-        self.table[at] = Slot {
-            gram: g,
-            next,
-            list: self.lists.len() as u32,
-        };
-        self.lists.push(list);
-        self.used += 1;
-        self.reserve(0);
-    }
-
-    /// Make the table hold `more` trigrams besides its own at most half
+    /// Make the table hold `more` trigrams besides its own at most 3/4
     /// full (or give it one slot per trigram).
     fn reserve(&mut self, more: usize) {
         let mut slots = self.table.len();
-        while (self.used + more) * 2 > slots && slots < GRAMS {
+        while (self.used + more) * 4 > slots * 3 && slots < GRAMS {
             slots *= 2;
         }
         if slots == self.table.len() {
@@ -272,15 +318,6 @@ impl Builder {
 #[inline]
 fn home(g: Gram, slots: usize) -> usize {
     (g.wrapping_mul(SPREAD << 8) >> (32 - slots.trailing_zeros())) as usize
-}
-
-/// Write `gap` (at least 1) as LEB128.
-fn push_gap(out: &mut Vec<u8>, mut gap: u32) {
-    while gap >= 0x80 {
-        out.push((gap as u8) | 0x80);
-        gap >>= 7;
-    }
-    out.push(gap as u8);
 }
 
 /// The first gap of `bytes` and what follows it.
@@ -507,6 +544,23 @@ mod tests {
     }
 
     #[test]
+    fn lists_past_their_slots_bytes() {
+        // Gaps of 1, 2 and 3 bytes: the list moves out of its slot at the
+        // 6th file, in `a`, or when `b` is appended.
+        let ids = [0, 1, 2, 130, 131, 20_000, 20_001, 20_002, 40_000];
+        for split in [1, 4, 6, 8, 9, 20_001, 30_000] {
+            let (mut a, mut b) = (Builder::default(), Builder::default());
+            for id in 0..40_001 {
+                let builder = if id < split { &mut a } else { &mut b };
+                builder.add(if ids.contains(&id) { b"xyz" } else { b"" });
+            }
+            a.append(b);
+            let all = lists(&a.freeze());
+            assert_eq!(all[&gram(b'x', b'y', b'z')], ids, "split at {split}");
+        }
+    }
+
+    #[test]
     fn a_few_small_files_take_a_small_table() {
         assert_eq!(Builder::default().table.len(), FIRST_SLOTS);
         let mut a = Builder::default();
@@ -516,8 +570,8 @@ mod tests {
         b.skip();
         a.append(b);
         assert_eq!(a.table.capacity(), FIRST_SLOTS);
-        assert!(a.table.capacity() * size_of::<Slot>() <= 12 << 10);
-        assert_eq!(a.lists.len(), a.used);
+        assert!(a.table.capacity() * size_of::<Slot>() <= 16 << 10);
+        assert!(a.lists.is_empty());
         assert!(a.used < 64);
         let mut whole = Builder::default();
         whole.append(a);
@@ -547,7 +601,7 @@ mod tests {
         let mut b = Builder::default();
         b.add(&content);
         assert_eq!(b.used, expected.len() - 1);
-        assert!(b.table.len() >= 2 * b.used && b.table.len() <= 4 * b.used);
+        assert!(b.table.len() * 3 >= b.used * 4 && b.table.len() * 3 <= b.used * 8);
     }
 
     #[test]
