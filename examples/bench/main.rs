@@ -16,7 +16,7 @@
 //! `corpus DIR [--scale F]` writes a synthetic repository (see `corpus.rs`);
 //! `run DIR` times dsh-search against raw rg on it and prints a Markdown
 //! table (see `timing.rs`); `all DIR` builds dsh-search, writes the corpus
-//! unless DIR already holds one of that scale, and runs.
+//! unless DIR already holds one of that scale and version, and runs.
 
 mod corpus;
 mod timing;
@@ -49,7 +49,8 @@ enum Cmd {
         scale: f64,
     },
     /// Everything in one command: build dsh-search (release), write the
-    /// corpus unless DIR already holds one of this scale, then run
+    /// corpus unless DIR already holds one of this scale and version, then
+    /// run
     All {
         dir: PathBuf,
         /// Size factor: 1 is about 200,000 files and 300 MB
@@ -116,9 +117,10 @@ fn all(dir: &Path, scale: f64, runs: usize, out: Option<&Path>) -> Result<()> {
     if !built.success() {
         return Err("cargo build --release --locked failed".into());
     }
-    let complete_of_scale =
-        corpus::recorded(dir).is_some_and(|recorded| recorded.scale == scale.to_string());
-    if complete_of_scale {
+    let reusable = corpus::recorded(dir).is_some_and(|recorded| {
+        recorded.scale == scale.to_string() && recorded.version == corpus::VERSION
+    });
+    if reusable {
         println!(
             "bench: reusing the scale-{scale} corpus in {}",
             dir.display()
