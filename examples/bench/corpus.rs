@@ -141,6 +141,9 @@ const TS_TYPES: &[&str] = &[
 
 pub const RARE: &str = "zqxRareIdent42";
 pub const MEDIUM: &str = "mediumIdentQ";
+/// In about 1% of the `.rs` and `.ts` files under `src/`, on a last line of
+/// its own ([`config_line`]).
+pub const CONFIG: &str = "ConfigLoader";
 /// Only in the file whose name is not UTF-8 ([`NOT_UTF8_NAME`]).
 pub const NOT_UTF8: &str = "zqxNotUtf8Name";
 
