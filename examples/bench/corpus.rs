@@ -9,14 +9,19 @@
 //! writers cannot change the result. It holds a `.git` dir (so rg applies the
 //! `.gitignore`, which ignores the many files under `node_modules/` and
 //! `target/`), `.hg/` and `.svn/`, hidden `.cache/` and `.config/`, minified
-//! one-line bundles, Latin-1 lines, binaries with NUL bytes, odd file names,
-//! a big `logs/huge.log` (50 MB at scale 1, with `ERROR 4xx` lines), a rare
-//! identifier `zqxRareIdent42` (10 files), a medium one `mediumIdentQ` (about
-//! 0.5% of the lines of `.ts` files) and English-and-code text in which
-//! `the` matches often enough that `rg --json the` prints far more than the
-//! 20 MB raw-output cap. DIR must be empty or a corpus written earlier (it
+//! one-line bundles, Latin-1 lines, binaries with NUL bytes, odd file names
+//! and on Unix one that is not UTF-8 (`odd/caf\xe9.txt`, the raw byte 0xE9,
+//! the only file holding `zqxNotUtf8Name`), a big `logs/huge.log` (50 MB at
+//! scale 1, with `ERROR 4xx` lines), a rare identifier `zqxRareIdent42` (10
+//! files), a medium one `mediumIdentQ` (about 0.5% of the lines of `.ts`
+//! files), `ConfigLoader` on the last line of about 1% of the `.rs` and `.ts`
+//! files under `src/` (a `use` or an `import`), and English-and-code text in
+//! which `the` matches often enough that `rg --json the` prints far more than
+//! the 20 MB raw-output cap. DIR must be empty or a corpus written earlier (it
 //! holds the marker file `.dsh-bench-corpus`), which is replaced: its old
-//! contents are moved aside and deleted once the new corpus is written.
+//! contents are moved aside and deleted once the new corpus is written. The
+//! marker records the scale and the corpus's version ([`VERSION`]), and once
+//! the writing has finished, the counts.
 
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -43,7 +48,12 @@ impl Rng {
     /// A generator for one file, keyed by its path (so the order in which
     /// files are written does not matter).
     fn for_path(path: &str, salt: u64) -> Self {
-        Self(fnv1a(path.as_bytes()) ^ SEED ^ salt)
+        Self::for_name(path.as_bytes(), salt)
+    }
+
+    /// [`Rng::for_path`] for a name given as bytes (not always UTF-8).
+    fn for_name(name: &[u8], salt: u64) -> Self {
+        Self(fnv1a(name) ^ SEED ^ salt)
     }
 
     fn next(&mut self) -> u64 {
@@ -131,6 +141,27 @@ const TS_TYPES: &[&str] = &[
 
 pub const RARE: &str = "zqxRareIdent42";
 pub const MEDIUM: &str = "mediumIdentQ";
+/// In about 1% of the `.rs` and `.ts` files under `src/`, on a last line of
+/// its own ([`config_line`]).
+pub const CONFIG: &str = "ConfigLoader";
+/// Only in the file whose name is not UTF-8 ([`NOT_UTF8_NAME`]).
+pub const NOT_UTF8: &str = "zqxNotUtf8Name";
+
+/// The salt of the draw that gives a source file the `ConfigLoader` line: a
+/// generator of its own, so no other file, and no other draw of the file's
+/// own generator, changes.
+const CONFIG_SALT: u64 = 0x636F_6E66_6967;
+
+/// `odd/caf\xe9.txt`: 0xE9 is é in Latin-1 and not UTF-8.
+#[cfg(unix)]
+const NOT_UTF8_NAME: &[u8] = b"odd/caf\xe9.txt";
+#[cfg(unix)]
+static NOT_UTF8_TEXT: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "The name of this file ends in the Latin-1 byte 0xE9, which is not UTF-8.\n\
+         Only this file holds the word {NOT_UTF8}.\n"
+    )
+});
 
 fn push_sentence(rng: &mut Rng, out: &mut Vec<u8>) {
     let n = rng.range(5, 17);
@@ -219,6 +250,8 @@ enum Kind {
         ext: Ext,
         size: Size,
         rare: bool,
+        /// Ends with [`config_line`].
+        config: bool,
     },
     /// Plain text with some Latin-1 (not UTF-8) lines.
     Latin1,
@@ -236,7 +269,7 @@ enum Kind {
 }
 
 struct Entry {
-    path: String,
+    path: PathBuf,
     kind: Kind,
 }
 
@@ -433,6 +466,16 @@ fn rare_line(ext: Ext) -> String {
         Ext::Py | Ext::Toml => format!("# see {RARE} before changing this\n"),
         Ext::Md | Ext::Txt => format!("See {RARE} before changing this.\n"),
         Ext::Json => format!("    {{\"id\": 0, \"key\": \"rare\", \"text\": \"{RARE}\"}},\n"),
+    }
+}
+
+/// The line that carries `ConfigLoader`, in `ext`'s own syntax; only `.rs` and
+/// `.ts` files have one.
+fn config_line(ext: Ext) -> Option<&'static str> {
+    match ext {
+        Ext::Rs => Some("use crate::config::ConfigLoader;\n"),
+        Ext::Ts => Some("import { ConfigLoader } from \"./config\";\n"),
+        _ => None,
     }
 }
 
@@ -633,7 +676,19 @@ fn write_log(file: &mut File, bytes: u64, rng: &mut Rng) -> io::Result<u64> {
 
 fn content(kind: Kind, rng: &mut Rng) -> Vec<u8> {
     match kind {
-        Kind::Text { ext, size, rare } => text_file(ext, size, rare, rng),
+        Kind::Text {
+            ext,
+            size,
+            rare,
+            config,
+        } => {
+            let mut out = text_file(ext, size, rare, rng);
+            // After everything the file's generator drew.
+            if config {
+                out.extend_from_slice(config_line(ext).unwrap_or_default().as_bytes());
+            }
+            out
+        }
         Kind::Latin1 => latin1_file(rng),
         Kind::Minified => minified_file(rng),
         Kind::Binary(header) => binary_file(header, rng),
@@ -643,9 +698,9 @@ fn content(kind: Kind, rng: &mut Rng) -> Vec<u8> {
     }
 }
 
-/// A fixed mtime for `path`: 2024 plus a hash-derived offset.
-fn mtime(path: &str) -> SystemTime {
-    let h = Rng::for_path(path, 0x006D_7469_6D65).next();
+/// A fixed mtime for the file named `name`: 2024 plus a hash-derived offset.
+fn mtime(name: &[u8]) -> SystemTime {
+    let h = Rng::for_name(name, 0x006D_7469_6D65).next();
     let secs = BASE_TIME + h % (365 * 86_400);
     let nanos = ((h >> 32) % 1_000_000_000) as u32;
     UNIX_EPOCH + Duration::new(secs, nanos)
@@ -653,7 +708,9 @@ fn mtime(path: &str) -> SystemTime {
 
 /// Write one entry; returns its size in bytes.
 fn write_entry(root: &Path, entry: &Entry) -> io::Result<u64> {
-    let mut rng = Rng::for_path(&entry.path, 0);
+    // The name's bytes: a UTF-8 name's are its text's, as they always were.
+    let name = entry.path.as_os_str().as_encoded_bytes();
+    let mut rng = Rng::for_name(name, 0);
     let mut file = File::create(root.join(&entry.path))?;
     let len = if let Kind::Log { bytes } = entry.kind {
         write_log(&mut file, bytes, &mut rng)?
@@ -662,7 +719,7 @@ fn write_entry(root: &Path, entry: &Entry) -> io::Result<u64> {
         file.write_all(&data)?;
         data.len() as u64
     };
-    file.set_modified(mtime(&entry.path))?;
+    file.set_modified(mtime(name))?;
     Ok(len)
 }
 
@@ -672,6 +729,11 @@ fn write_entry(root: &Path, entry: &Entry) -> io::Result<u64> {
 
 const MARKER: &str = ".dsh-bench-corpus";
 const MARKER_MAGIC: &str = "dsh-search bench corpus";
+/// What the corpus holds, recorded in its marker (`version=`): one more
+/// whenever a scale's files change, so that `bench all` writes again a
+/// corpus an older bench wrote. 1 (a marker without the line): before the
+/// file whose name is not UTF-8 and `ConfigLoader`.
+pub const VERSION: u32 = 2;
 /// Where a previous corpus waits for deletion while the new one is written.
 const TRASH: &str = ".dsh-bench-previous";
 /// Plan entries one writer claims at a time: neighbours share a directory,
@@ -680,6 +742,7 @@ const CLAIM: usize = 64;
 
 /// What the marker of a complete corpus records.
 pub struct Recorded {
+    pub version: u32,
     pub scale: String,
     pub files: String,
     pub bytes: u64,
@@ -698,7 +761,12 @@ pub fn recorded(dir: &Path) -> Option<Recorded> {
             .find_map(|l| l.strip_prefix(key))
             .map(str::to_owned)
     };
+    let version = match field("version=") {
+        Some(version) => version.parse().ok()?,
+        None => 1,
+    };
     Some(Recorded {
+        version,
         scale: field("scale=")?,
         files: field("files=")?,
         bytes: field("bytes=")?.parse().ok()?,
@@ -740,14 +808,18 @@ fn text(ext: Ext, size: Size) -> Kind {
         ext,
         size,
         rare: false,
+        config: false,
     }
 }
 
 struct Plan(Vec<Entry>);
 
 impl Plan {
-    fn add(&mut self, path: String, kind: Kind) {
-        self.0.push(Entry { path, kind });
+    fn add(&mut self, path: impl Into<PathBuf>, kind: Kind) {
+        self.0.push(Entry {
+            path: path.into(),
+            kind,
+        });
     }
 
     #[expect(clippy::cast_sign_loss, reason = "scale is validated positive")]
@@ -761,7 +833,8 @@ impl Plan {
     }
 
     /// `src/`: 700 files per module, 70 per sub-directory; the rare
-    /// identifier in 10 of them.
+    /// identifier in 10 of them, `ConfigLoader` in about 1% of the `.rs` and
+    /// `.ts` ones.
     fn sources(&mut self, scale: f64) {
         let sources = scaled(140_000, scale, 100);
         let rare: BTreeSet<usize> = (0..10)
@@ -783,6 +856,8 @@ impl Plan {
                 ext.as_str()
             );
             let rare = rare.contains(&i);
+            let config =
+                config_line(ext).is_some() && Rng::for_path(&path, CONFIG_SALT).chance(100);
             let kind = if ext == Ext::Txt && !rare && rng.chance(1_500) {
                 Kind::Latin1
             } else {
@@ -790,6 +865,7 @@ impl Plan {
                     ext,
                     size: Size::Source,
                     rare,
+                    config,
                 }
             };
             self.add(path, kind);
@@ -880,7 +956,8 @@ impl Plan {
         }
     }
 
-    /// Root files and names that need quoting.
+    /// Root files and names that need quoting, and on Unix one that is not
+    /// UTF-8 (other systems cannot name it).
     fn odd(&mut self) {
         self.add(".gitignore".to_owned(), Kind::Fixed(GITIGNORE));
         self.add("README.md".to_owned(), text(Ext::Md, Size::Source));
@@ -897,6 +974,15 @@ impl Plan {
             self.add(name.to_owned(), text(ext, Size::Small));
         }
         self.add("odd/empty.txt".to_owned(), Kind::Fixed(""));
+        #[cfg(unix)]
+        {
+            use std::ffi::OsStr;
+            use std::os::unix::ffi::OsStrExt;
+            self.add(
+                OsStr::from_bytes(NOT_UTF8_NAME),
+                Kind::Fixed(NOT_UTF8_TEXT.as_str()),
+            );
+        }
     }
 }
 
@@ -952,7 +1038,7 @@ pub fn write(dir: &Path, scale: f64) -> Result<()> {
     let marker = |summary: &str| {
         format!(
             "{MARKER_MAGIC}, written by `cargo run --example bench -- corpus`; \
-             `bench corpus` may delete this directory.\nscale={scale}\n{summary}"
+             `bench corpus` may delete this directory.\nversion={VERSION}\nscale={scale}\n{summary}"
         )
     };
     fs::write(dir.join(MARKER), marker(""))?;
@@ -981,7 +1067,7 @@ pub fn write(dir: &Path, scale: f64) -> Result<()> {
                         };
                         for entry in claimed {
                             total += write_entry(dir, entry).map_err(|e| {
-                                io::Error::new(e.kind(), format!("{}: {e}", entry.path))
+                                io::Error::new(e.kind(), format!("{}: {e}", entry.path.display()))
                             })?;
                         }
                     }
@@ -1007,7 +1093,7 @@ pub fn write(dir: &Path, scale: f64) -> Result<()> {
     File::options()
         .write(true)
         .open(&marker_path)?
-        .set_modified(mtime(MARKER))?;
+        .set_modified(mtime(MARKER.as_bytes()))?;
     println!(
         "corpus: {} files, {bytes} bytes ({:.1} MiB) in {} (scale {scale}; the marker \
          {MARKER} not counted); written in {:.1} s, {:.1} s in all",

@@ -11,18 +11,23 @@
 //! cargo run --release --locked --example bench -- corpus /tmp/dsh-corpus [--scale 1]
 //! cargo run --release --locked --example bench -- run /tmp/dsh-corpus \
 //!     [--runs 7] [--bin target/release/dsh-search] [--out table.md]
+//! cargo run --release --locked --example bench -- index /tmp/dsh-corpus \
+//!     [--runs 7] [--bin target/release/dsh-search] [--out index.md]
 //! ```
 //!
 //! `corpus DIR [--scale F]` writes a synthetic repository (see `corpus.rs`);
 //! `run DIR` times dsh-search against raw rg on it and prints a Markdown
-//! table (see `timing.rs`); `all DIR` builds dsh-search, writes the corpus
-//! unless DIR already holds one of that scale, and runs.
+//! table (see `timing.rs`); `index DIR` times grep through one long-lived
+//! `dsh-search mcp` that has built its index against raw rg, and prints a
+//! second table; `all DIR` builds dsh-search, writes the corpus unless DIR
+//! already holds one of that scale and version, and does both.
 
 mod corpus;
 mod timing;
 
 use std::env;
 use std::error::Error;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -49,7 +54,8 @@ enum Cmd {
         scale: f64,
     },
     /// Everything in one command: build dsh-search (release), write the
-    /// corpus unless DIR already holds one of this scale, then run
+    /// corpus unless DIR already holds one of this scale and version, then
+    /// run and index
     All {
         dir: PathBuf,
         /// Size factor: 1 is about 200,000 files and 300 MB
@@ -58,7 +64,7 @@ enum Cmd {
         /// Timed rounds, after one warm-up round
         #[arg(long, default_value_t = 7)]
         runs: usize,
-        /// Also write the Markdown table to FILE
+        /// Also write the Markdown tables to FILE
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
@@ -74,6 +80,20 @@ enum Cmd {
         /// Only the cases whose name holds this text (repeatable)
         #[arg(long, value_name = "TEXT")]
         only: Vec<String>,
+        /// Also write the Markdown table to FILE
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Time grep through one `dsh-search mcp` that has built its index
+    /// against the raw rg commands on the corpus in DIR
+    Index {
+        dir: PathBuf,
+        /// Timed rounds, after one warm-up round
+        #[arg(long, default_value_t = 7)]
+        runs: usize,
+        /// The dsh-search binary [default: target/release/dsh-search]
+        #[arg(long)]
+        bin: Option<PathBuf>,
         /// Also write the Markdown table to FILE
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
@@ -96,7 +116,15 @@ fn main() -> ExitCode {
             bin,
             only,
             out,
-        } => timing::run(&dir, runs, bin, &only, out.as_deref()),
+        } => {
+            timing::run(&dir, runs, bin, &only).and_then(|table| write_out(out.as_deref(), &table))
+        }
+        Cmd::Index {
+            dir,
+            runs,
+            bin,
+            out,
+        } => timing::index(&dir, runs, bin).and_then(|table| write_out(out.as_deref(), &table)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -107,7 +135,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// `bench all`: build, reuse or write the corpus, run.
+/// `bench all`: build, reuse or write the corpus, run, index.
 fn all(dir: &Path, scale: f64, runs: usize, out: Option<&Path>) -> Result<()> {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let built = Command::new(cargo)
@@ -116,9 +144,10 @@ fn all(dir: &Path, scale: f64, runs: usize, out: Option<&Path>) -> Result<()> {
     if !built.success() {
         return Err("cargo build --release --locked failed".into());
     }
-    let complete_of_scale =
-        corpus::recorded(dir).is_some_and(|recorded| recorded.scale == scale.to_string());
-    if complete_of_scale {
+    let reusable = corpus::recorded(dir).is_some_and(|recorded| {
+        recorded.scale == scale.to_string() && recorded.version == corpus::VERSION
+    });
+    if reusable {
         println!(
             "bench: reusing the scale-{scale} corpus in {}",
             dir.display()
@@ -126,7 +155,18 @@ fn all(dir: &Path, scale: f64, runs: usize, out: Option<&Path>) -> Result<()> {
     } else {
         corpus::write(dir, scale)?;
     }
-    timing::run(dir, runs, None, &[], out)
+    let run = timing::run(dir, runs, None, &[])?;
+    println!();
+    let index = timing::index(dir, runs, None)?;
+    write_out(out, &format!("{run}\n{index}"))
+}
+
+/// Write `table` to `out`, if given.
+fn write_out(out: Option<&Path>, table: &str) -> Result<()> {
+    if let Some(out) = out {
+        fs::write(out, table)?;
+    }
+    Ok(())
 }
 
 /// Bytes as MiB, for the corpus summary and the table.

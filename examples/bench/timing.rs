@@ -19,17 +19,35 @@
 //! for the `the` case on a full-size corpus); the raw commands may exit 0 or
 //! 1, as rg does. The result is a Markdown table, printed and written to
 //! `--out`.
+//!
+//! `bench index DIR` times grep as a long-lived `dsh-search --cwd DIR
+//! --explain mcp` answers it from its index (SPEC §11). It starts one
+//! server with `DSH_SEARCH_TEST_INDEX_WAIT_MS` set, so that it serves only
+//! once its index is built, and reports how long that took (from spawn to
+//! the `initialize` reply), the server's RSS then and its peak (`VmHWM`) at
+//! the end. Each case's raw command is derived as above, from the account
+//! of a one-off `dsh-search --explain --index off` run of the same grep.
+//! The rounds alternate a `tools/call` to the server, timed from writing
+//! the request to reading its reply, with the raw command; the `index:`
+//! line of the server's account of each call (answered with N of M files
+//! as candidates, or scanned and why) goes into the table. The server's
+//! stderr is read on a thread of its own, so it never waits on the bench.
+//! Linux only, as the index is (and `/proc`).
 
 use std::env;
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::fs;
+use std::io::{BufRead, BufReader, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::corpus::{self, MEDIUM, RARE};
+use serde_json::{Value, json};
+
+use crate::corpus::{self, CONFIG, MEDIUM, NOT_UTF8, RARE};
 use crate::{Result, mib};
 
 /// Exit codes that count as success for the raw commands: 0 (matches or
@@ -173,10 +191,10 @@ struct Prepared {
     unsorted: Option<String>,
 }
 
-/// Run the case once as `dsh-search --explain --cwd DIR ARGS` (stdout to
-/// /dev/null) and read its account from stderr.
-fn explain(bin: &Path, case: &Case) -> Result<Explained> {
-    let invocation = Invocation::explain(bin, case);
+/// Run the case once as `dsh-search GLOBAL --cwd DIR ARGS` (stdout to
+/// /dev/null), GLOBAL holding `--explain`, and read its account from stderr.
+fn explain(bin: &Path, case: &Case, global: &[&str]) -> Result<Explained> {
+    let invocation = Invocation::dsh_with(bin, global, case);
     let output = invocation.command(&[]).output()?;
     let account = String::from_utf8(output.stderr)
         .map_err(|e| format!("`{}`: the account is not UTF-8: {e}", invocation.describe()))?;
@@ -278,7 +296,12 @@ fn without_walk_root(script: &str) -> Result<&str> {
 /// The case's `--explain` account and the raw commands derived from it (see
 /// [`Derive`]).
 fn prepare(bin: &Path, case: Case) -> Result<Prepared> {
-    let explained = explain(bin, &case)?;
+    let explained = explain(bin, &case, &["--explain"])?;
+    derive(case, explained)
+}
+
+/// The case with the raw commands derived from its account `explained`.
+fn derive(case: Case, explained: Explained) -> Result<Prepared> {
     let script = &explained.script;
     let (raw, unsorted) = match case.derive {
         Derive::Grep => {
@@ -317,11 +340,6 @@ impl<'a> Invocation<'a> {
     /// `dsh-search --cwd DIR ARGS`.
     fn dsh(bin: &'a Path, case: &'a Case) -> Self {
         Self::dsh_with(bin, &[], case)
-    }
-
-    /// `dsh-search --explain --cwd DIR ARGS`.
-    fn explain(bin: &'a Path, case: &'a Case) -> Self {
-        Self::dsh_with(bin, &["--explain"], case)
     }
 
     fn dsh_with(bin: &'a Path, global: &[&str], case: &'a Case) -> Self {
@@ -424,16 +442,21 @@ impl<'a> Invocation<'a> {
         let mut peak = 0;
         while child.try_wait()?.is_none() {
             if let Ok(text) = fs::read_to_string(&status) {
-                let hwm = text
-                    .lines()
-                    .find_map(|l| l.strip_prefix("VmHWM:"))
-                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok());
-                peak = peak.max(hwm.unwrap_or(0));
+                peak = peak.max(status_kib(&text, "VmHWM").unwrap_or(0));
             }
             thread::sleep(Duration::from_micros(200));
         }
         Ok(peak)
     }
+}
+
+/// The value in KiB of the `field:` line (`VmHWM`, `VmRSS`) of a
+/// `/proc/PID/status` text.
+fn status_kib(status: &str, field: &str) -> Option<u64> {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
 #[derive(Default)]
@@ -529,6 +552,22 @@ fn machine_line(bin: &Path, runs: usize) -> String {
     )
 }
 
+/// Warn when the corpus in `dir` was written by an older bench: some cases
+/// would search for what it does not hold.
+fn warn_if_old_corpus(dir: &Path) {
+    if let Some(recorded) = corpus::recorded(dir) {
+        if recorded.version != corpus::VERSION {
+            eprintln!(
+                "bench: warning: the corpus in {} is version {}, this bench writes version {}; \
+                 write it again with `bench corpus`",
+                dir.display(),
+                recorded.version,
+                corpus::VERSION
+            );
+        }
+    }
+}
+
 fn corpus_line(dir: &Path) -> String {
     match corpus::recorded(dir) {
         Some(recorded) => format!(
@@ -542,14 +581,10 @@ fn corpus_line(dir: &Path) -> String {
     }
 }
 
-/// `bench run`: time every case on the corpus in `dir` and print the table.
-pub fn run(
-    dir: &Path,
-    runs: usize,
-    bin: Option<PathBuf>,
-    only: &[String],
-    out: Option<&Path>,
-) -> Result<()> {
+/// What `bench run` and `bench index` check first: at least one run, the
+/// binary (`--bin`, or the default) and the corpus directory, both made
+/// absolute.
+fn setup(runs: usize, bin: Option<PathBuf>, dir: &Path) -> Result<(PathBuf, PathBuf)> {
     if runs == 0 {
         return Err("--runs must be at least 1".into());
     }
@@ -566,12 +601,20 @@ pub fn run(
     warn_if_stale(&bin);
     let dir =
         fs::canonicalize(dir).map_err(|e| format!("corpus directory {}: {e}", dir.display()))?;
+    warn_if_old_corpus(&dir);
+    Ok((bin, dir))
+}
+
+/// `bench run`: time every case on the corpus in `dir`; print the table and
+/// return it.
+pub fn run(dir: &Path, runs: usize, bin: Option<PathBuf>, only: &[String]) -> Result<String> {
+    let (bin, dir) = setup(runs, bin, dir)?;
     let scratch = env::temp_dir().join(format!("dsh-bench-{}", std::process::id()));
     fs::create_dir_all(&scratch)?;
     let tiny = scratch.join("tiny");
     fs::create_dir_all(&tiny)?;
     fs::write(tiny.join("hello.txt"), "hello world\n")?;
-    let result = run_cases(&dir, &tiny, &scratch, runs, &bin, only, out);
+    let result = run_cases(&dir, &tiny, &scratch, runs, &bin, only);
     fs::remove_dir_all(&scratch)?;
     result
 }
@@ -583,8 +626,7 @@ fn run_cases(
     runs: usize,
     bin: &Path,
     only: &[String],
-    out: Option<&Path>,
-) -> Result<()> {
+) -> Result<String> {
     let started = Instant::now();
     eprintln!("bench: --explain runs");
     let cases = cases(dir, tiny)
@@ -653,11 +695,8 @@ fn run_cases(
     }
     table.push_str(&footnotes(&cases)?);
     print!("{table}");
-    if let Some(out) = out {
-        fs::write(out, &table)?;
-    }
     eprintln!("bench: done in {:.1} s", started.elapsed().as_secs_f64());
-    Ok(())
+    Ok(table)
 }
 
 /// What the RSS columns mean, and every command, for the README.
@@ -756,6 +795,399 @@ fn thousands(n: u64) -> String {
             out.push(',');
         }
         out.push(digit);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// The index: grep through one long-lived `dsh-search mcp`
+// ---------------------------------------------------------------------------
+
+/// How long the server may wait for its index before it serves
+/// (`DSH_SEARCH_TEST_INDEX_WAIT_MS`); the `initialize` reply comes once the
+/// index is built, or once this has passed.
+const INDEX_WAIT: Duration = Duration::from_secs(600);
+/// How long a call's `--explain` account may take to reach the server's
+/// stderr after its reply (the server queues the account for its stderr
+/// writer thread before it sends the reply).
+const ACCOUNT_WAIT: Duration = Duration::from_secs(10);
+/// How long the server may take to exit once its stdin is closed.
+const EXIT_WAIT: Duration = Duration::from_secs(10);
+/// The protocol revision the bench speaks (`initialize`, legacy era).
+const PROTOCOL: &str = "2025-11-25";
+
+/// A grep timed as a `tools/call` to the server and as the raw rg command
+/// derived from the CLI's `--explain --index off` account of the same
+/// search.
+struct IndexCase {
+    prepared: Prepared,
+    /// The `tools/call` arguments.
+    arguments: Value,
+}
+
+/// The grep cases of `bench index`: each as a CLI case (for its account
+/// and raw command) and as its `tools/call` arguments.
+fn index_cases(dir: &Path) -> Vec<(Case, Value)> {
+    let grep = |pattern: &str| {
+        (
+            grep_case(dir, pattern, None, None),
+            json!({ "pattern": pattern }),
+        )
+    };
+    let mut not_utf8 = grep(NOT_UTF8);
+    not_utf8
+        .0
+        .name
+        .push_str(" (in the file whose name is not UTF-8)");
+    vec![
+        grep(RARE),
+        grep(CONFIG),
+        grep(r"fn\s+\w+_handler\("),
+        grep("error"),
+        not_utf8,
+    ]
+}
+
+/// Whether the raw-output cap stopped the run `explained` accounts for:
+/// then the raw command stops where dsh-search does ([`Derive::Overflow`]).
+fn overflowed(explained: &Explained) -> bool {
+    explained
+        .limit
+        .as_deref()
+        .is_some_and(|limit| limit.starts_with("--raw-output-max-bytes"))
+}
+
+/// A running `dsh-search --cwd DIR --explain mcp`, spoken to over its stdin
+/// and stdout. Its stderr is read on a thread of its own, so the server
+/// never waits on it, and arrives here line by line.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    stderr: Receiver<String>,
+    /// Lines of stderr outside the calls' accounts, such as the server's
+    /// note on its index build.
+    notes: Vec<String>,
+    next_id: u64,
+}
+
+impl Server {
+    /// Start the server on `dir` and complete the `initialize` handshake;
+    /// also returns the time from spawn to the `initialize` reply, which
+    /// comes once the index is built.
+    fn start(bin: &Path, dir: &Path) -> Result<(Self, Duration)> {
+        let invocation = Invocation {
+            program: bin.as_os_str(),
+            args: vec!["--cwd".into(), dir.into(), "--explain".into(), "mcp".into()],
+            cwd: dir,
+        };
+        let mut command = invocation.command(&[]);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).env(
+            "DSH_SEARCH_TEST_INDEX_WAIT_MS",
+            INDEX_WAIT.as_millis().to_string(),
+        );
+        let started = Instant::now();
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start `{}`: {e}", invocation.describe()))?;
+        let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("the server was started without its pipes".into());
+        };
+        let (lines, received) = mpsc::channel();
+        let reader = thread::Builder::new()
+            .name("server-stderr".to_owned())
+            .spawn(move || {
+                let mut stderr = BufReader::new(stderr);
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    match stderr.read_until(b'\n', &mut line) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {
+                            let text = String::from_utf8_lossy(&line);
+                            // Once nobody listens, the server's stderr is
+                            // still drained.
+                            let _ = lines.send(text.trim_end_matches('\n').to_owned());
+                        }
+                    }
+                }
+            });
+        let mut server = Self {
+            child,
+            stdin: Some(stdin),
+            stdout: BufReader::new(stdout),
+            stderr: received,
+            notes: Vec::new(),
+            next_id: 0,
+        };
+        reader?;
+        let params = json!({
+            "protocolVersion": PROTOCOL,
+            "capabilities": {},
+            "clientInfo": {"name": "dsh-search-bench", "version": "0"},
+        });
+        server.request("initialize", &params)?;
+        let built = started.elapsed();
+        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        Ok((server, built))
+    }
+
+    fn send(&mut self, message: &Value) -> Result<()> {
+        let mut line = serde_json::to_vec(message)?;
+        line.push(b'\n');
+        let stdin = self.stdin.as_mut().ok_or("the server's stdin is closed")?;
+        stdin.write_all(&line)?;
+        stdin.flush()?;
+        Ok(())
+    }
+
+    /// One request, timed from writing it to reading its reply's line; an
+    /// error unless the reply is the request's and has a `result`.
+    fn request(&mut self, method: &str, params: &Value) -> Result<Duration> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let start = Instant::now();
+        self.send(&request)?;
+        let mut line = String::new();
+        let read = self.stdout.read_line(&mut line)?;
+        let elapsed = start.elapsed();
+        if read == 0 {
+            return Err(format!(
+                "{method}: the server closed its stdout ({}); its stderr:\n{}",
+                self.child
+                    .try_wait()?
+                    .map_or_else(|| "still running".to_owned(), |s| s.to_string()),
+                self.drain_stderr()
+            )
+            .into());
+        }
+        let reply: Value = serde_json::from_str(&line)
+            .map_err(|e| format!("{method}: a reply that is not JSON ({e}): {line}"))?;
+        if reply.get("id") != Some(&json!(id)) {
+            return Err(format!("{method}: a reply to another request: {line}").into());
+        }
+        if reply.get("result").is_none() {
+            return Err(format!("{method}: the server answered {line}").into());
+        }
+        Ok(elapsed)
+    }
+
+    /// One timed grep; also returns the `index:` line of its `--explain`
+    /// account, an error unless the account's exit is `exit`.
+    fn grep(&mut self, arguments: &Value, exit: i32) -> Result<(Duration, String)> {
+        let params = json!({"name": "grep", "arguments": arguments});
+        let elapsed = self.request("tools/call", &params)?;
+        let account = self.account()?;
+        let got = account_field(&account, "exit");
+        if got != Some(exit.to_string().as_str()) {
+            return Err(format!(
+                "grep {arguments}: the server's account says exit {}, the CLI's {exit}:\n{account}",
+                got.unwrap_or("(none)")
+            )
+            .into());
+        }
+        let index = account_field(&account, "index").unwrap_or("(no `index:` line)");
+        Ok((elapsed, index.to_owned()))
+    }
+
+    /// The `--explain` account of the call just answered: the stderr lines
+    /// from its first (`dsh-search --explain: grep`) to its `exit:` line.
+    /// Lines before its first are kept in `notes`.
+    fn account(&mut self) -> Result<String> {
+        let mut account = String::new();
+        loop {
+            let line = self.stderr.recv_timeout(ACCOUNT_WAIT).map_err(|_| {
+                format!(
+                    "no complete --explain account on the server's stderr within {} s \
+                     of its reply; so far:\n{account}",
+                    ACCOUNT_WAIT.as_secs()
+                )
+            })?;
+            if account.is_empty() && !line.starts_with("dsh-search --explain:") {
+                self.notes.push(line);
+                continue;
+            }
+            account.push_str(&line);
+            account.push('\n');
+            if account_field(&line, "exit").is_some() {
+                return Ok(account);
+            }
+        }
+    }
+
+    /// What arrived on stderr and was not read yet, for an error message.
+    fn drain_stderr(&self) -> String {
+        self.stderr.try_iter().collect::<Vec<_>>().join("\n")
+    }
+
+    /// A `/proc/PID/status` field of the server, in KiB.
+    fn status_kib(&self, field: &str) -> Result<u64> {
+        let status = fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
+        status_kib(&status, field)
+            .ok_or_else(|| format!("no `{field}:` line in /proc/PID/status").into())
+    }
+
+    /// End the server as a client does, by closing its stdin; returns its
+    /// peak RSS (`VmHWM`, KiB), read just before, and the lines of its
+    /// stderr outside the accounts. An error unless it exits with 0 within
+    /// [`EXIT_WAIT`].
+    fn finish(mut self) -> Result<(u64, Vec<String>)> {
+        let peak = self.status_kib("VmHWM")?;
+        drop(self.stdin.take());
+        let until = Instant::now() + EXIT_WAIT;
+        let status = loop {
+            if let Some(status) = self.child.try_wait()? {
+                break status;
+            }
+            if Instant::now() > until {
+                return Err(format!(
+                    "the server did not exit within {} s of the end of its input",
+                    EXIT_WAIT.as_secs()
+                )
+                .into());
+            }
+            thread::sleep(Duration::from_millis(10));
+        };
+        if !status.success() {
+            return Err(format!(
+                "the server exited with {status}; its stderr:\n{}",
+                self.drain_stderr()
+            )
+            .into());
+        }
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.extend(self.stderr.try_iter());
+        Ok((peak, notes))
+    }
+}
+
+impl Drop for Server {
+    /// A server left running by an error is stopped, so it does not outlive
+    /// the bench.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// `bench index`: time grep through one `dsh-search mcp` that has built its
+/// index, against raw rg, on the corpus in `dir`; print the table and return
+/// it.
+pub fn index(dir: &Path, runs: usize, bin: Option<PathBuf>) -> Result<String> {
+    let (bin, dir) = setup(runs, bin, dir)?;
+    let started = Instant::now();
+    eprintln!("bench: --explain --index off runs");
+    let cases = index_cases(&dir)
+        .into_iter()
+        .map(|(mut case, arguments)| {
+            let explained = explain(&bin, &case, &["--explain", "--index", "off"])?;
+            if overflowed(&explained) {
+                case.derive = Derive::Overflow;
+            }
+            let prepared = derive(case, explained)?;
+            Ok(IndexCase {
+                prepared,
+                arguments,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+
+    eprintln!("bench: starting the server; it serves once its index is built");
+    let (mut server, built) = Server::start(&bin, &dir)?;
+    let (rss_built, peak_built) = (server.status_kib("VmRSS")?, server.status_kib("VmHWM")?);
+    eprintln!("bench: index built in {:.2} s", built.as_secs_f64());
+    let mut timings: Vec<Timings> = cases.iter().map(|_| Timings::default()).collect();
+    let mut accounts: Vec<Vec<String>> = cases.iter().map(|_| Vec::new()).collect();
+    for round in 0..=runs {
+        let label = if round == 0 {
+            "warm-up".to_owned()
+        } else {
+            format!("run {round}/{runs}")
+        };
+        eprintln!("bench: {label}");
+        for ((case, t), seen) in cases.iter().zip(&mut timings).zip(&mut accounts) {
+            let prepared = &case.prepared;
+            let (mcp, index) = server.grep(&case.arguments, prepared.explained.exit)?;
+            let raw = Invocation::sh(&prepared.raw, &prepared.case.cwd).time(&RAW_OK)?;
+            if !seen.contains(&index) {
+                seen.push(index);
+            }
+            if round > 0 {
+                t.dsh.push(mcp);
+                t.raw.push(raw);
+            }
+        }
+    }
+    let (peak, notes) = server.finish()?;
+
+    let mut table = String::new();
+    let _ = writeln!(table, "{}", machine_line(&bin, runs));
+    let _ = writeln!(table, "{}", corpus_line(&dir));
+    let _ = write!(
+        table,
+        "Server: `dsh-search --cwd DIR --explain mcp`, waiting for its index before it \
+         serves; index built in {:.2} s (from spawn to the `initialize` reply); RSS \
+         {:.1} MiB after the build, peak RSS (`VmHWM`) {:.1} MiB by then and {:.1} MiB \
+         at the end.",
+        built.as_secs_f64(),
+        mib(rss_built * 1024),
+        mib(peak_built * 1024),
+        mib(peak * 1024)
+    );
+    // The server's own account of its build (with --explain).
+    if let Some(note) = notes.iter().find(|n| n.contains(" index of ")) {
+        let _ = write!(table, " Its own account: `{}`.", note.trim());
+    }
+    table.push_str(
+        "\n\n| case | MCP median ms | raw rg median ms | ratio | index |\n\
+         |---|--:|--:|--:|---|\n",
+    );
+    for ((case, t), seen) in cases.iter().zip(&mut timings).zip(&accounts) {
+        let (mcp_ms, raw_ms) = (median_ms(&mut t.dsh), median_ms(&mut t.raw));
+        let _ = writeln!(
+            table,
+            "| {} | {mcp_ms:.1} | {raw_ms:.1} | {:.2} | {} |",
+            case.prepared.case.name,
+            mcp_ms / raw_ms,
+            seen.join("; ")
+        );
+    }
+    table.push_str(&index_footnotes(&cases));
+    print!("{table}");
+    eprintln!("bench: done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(table)
+}
+
+/// What the columns of the index table mean, and every command.
+fn index_footnotes(cases: &[IndexCase]) -> String {
+    let mut out = "\nMCP: one `tools/call` of `grep` on the server's stdin, from writing \
+        the request to reading its reply (newline-delimited JSON-RPC, protocol \
+        2025-11-25); the calls run one at a time on the one server, interleaved with \
+        the raw commands. Raw rg: derived, as in `bench run`, from the `sh -c:` line \
+        that `dsh-search --explain --index off --cwd DIR grep PATTERN` prints: the \
+        script without `--binary` (raw `rg --json`), piped into `head -c CAP` when \
+        the raw-output cap stopped that run; under `sh -c` with DIR as current \
+        directory and stdout to /dev/null. Index: the `index:` line of the server's \
+        `--explain` account of the call (every different one, if they differ across \
+        runs); each call's account must report the exit the CLI's did.\n\n"
+        .to_owned();
+    for case in cases {
+        let prepared = &case.prepared;
+        let raw = prepared
+            .raw
+            .strip_suffix(" >/dev/null")
+            .unwrap_or(&prepared.raw);
+        let _ = writeln!(
+            out,
+            "- {}: `{}` vs `{raw}` (exit {})",
+            prepared.case.name, case.arguments, prepared.explained.exit
+        );
     }
     out
 }
