@@ -419,6 +419,8 @@ impl Work {
                 let children = self.entries.entry(dir.clone()).or_default();
                 children.extend(child.iter().cloned());
             }
+            // The workdir's own rules: everything, and the rules outside.
+            Event::Rules(dir) if dir.is_empty() => self.whole = true,
             Event::Rules(dir) => {
                 self.rules.insert(dir.clone());
             }

@@ -94,6 +94,14 @@ struct State {
     /// each part it takes in, which would otherwise undo them).
     walking: bool,
     written_meanwhile: Vec<Name>,
+    /// How long the last walk of the whole tree took, and when the one
+    /// under way (if any) started: a call does not wait for one that
+    /// cannot end within its wait.
+    whole_took: Duration,
+    whole_since: Option<Instant>,
+    /// Names the walker is looking at (files changed while the tree did
+    /// not hold them), and what events since said became of each.
+    looking: HashMap<Name, Fate>,
     /// A build is asked for; one runs (what changed since it walked).
     rebuild: bool,
     building: Option<Log>,
@@ -104,6 +112,16 @@ struct State {
     /// The files of filtered calls (a path, type, include or exclude), as
     /// `rg --files` listed them; forgotten when the tree's shape changes.
     listed: HashMap<listing::Key, Arc<Vec<Name>>>,
+}
+
+/// What became of a name the walker looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Unknown,
+    /// Moved to another name of the tree, which is looked at in its turn.
+    Moved,
+    /// Removed, or moved out of the tree.
+    Removed,
 }
 
 /// A built index and the tree it covers.
@@ -137,6 +155,22 @@ impl State {
     fn take(&mut self, event: &Event) {
         if let Some(log) = &mut self.building {
             log.add(event);
+        }
+        match event {
+            Event::Moved { from, to } => {
+                if let Some(fate) = self.looking.get_mut(from) {
+                    *fate = Fate::Moved;
+                    self.work.unknown.insert(to.clone());
+                }
+            }
+            Event::Removed(name) => {
+                if let Some(fate) = self.looking.get_mut(name) {
+                    if *fate == Fate::Unknown {
+                        *fate = Fate::Removed;
+                    }
+                }
+            }
+            _ => {}
         }
         if let Event::Written { name, .. } = event {
             if self.walking {
@@ -183,6 +217,9 @@ impl Live {
                 done: 0,
                 walking: false,
                 written_meanwhile: Vec::new(),
+                whole_took: Duration::ZERO,
+                whole_since: None,
+                looking: HashMap::new(),
                 rebuild: true,
                 building: None,
                 epoch: 0,
@@ -254,32 +291,10 @@ impl Live {
             return Plan::Scan(Why::NoLiteral);
         }
         let shared = &self.shared;
-        // Every change made before the call started is in the queue now.
-        let sources = {
-            let mut state = shared.lock();
-            shared.drain(&mut state);
-            if state.ready.is_none() {
-                return Plan::Scan(state.why_not.clone());
-            }
-            Arc::clone(&state.sources)
+        let mut state = match shared.caught_up(budget) {
+            Ok(state) => state,
+            Err(why) => return Plan::Scan(why),
         };
-        let moved = sources.changed();
-        let mut state = shared.lock();
-        if moved {
-            state.work.whole = true;
-            state.queued += 1;
-        }
-        let need = state.queued;
-        let wait = (budget.remaining() / CATCH_UP_SHARE).min(CATCH_UP);
-        let until = Instant::now() + wait;
-        while state.ready.is_some() && state.done < need {
-            shared.changed.notify_all();
-            let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() || budget.check().is_err() {
-                return Plan::Scan(Why::CatchingUp);
-            }
-            state = shared.wait(state, left);
-        }
         let Some(ready) = &state.ready else {
             return Plan::Scan(state.why_not.clone());
         };
@@ -351,6 +366,48 @@ impl Drop for Live {
 }
 
 impl Shared {
+    /// The state, once every change made before the call started is taken
+    /// in: the call drains the queue, reads the rules outside the tree
+    /// again, and waits for the walker, for at most a quarter of what is
+    /// left of `budget` and [`CATCH_UP`] (not at all for a walk of the
+    /// whole tree that cannot end by then); or why the call scans.
+    fn caught_up(&self, budget: Budget<'_>) -> Result<MutexGuard<'_, State>, Why> {
+        // Every change made before the call started is in the queue now.
+        let sources = {
+            let mut state = self.lock();
+            self.drain(&mut state);
+            if state.ready.is_none() {
+                return Err(state.why_not.clone());
+            }
+            Arc::clone(&state.sources)
+        };
+        let moved = sources.changed();
+        let mut state = self.lock();
+        if moved {
+            state.work.whole = true;
+            state.queued += 1;
+        }
+        let need = state.queued;
+        let wait = (budget.remaining() / CATCH_UP_SHARE).min(CATCH_UP);
+        let until = Instant::now() + wait;
+        let whole_ends = match state.whole_since {
+            Some(since) => Some(since + state.whole_took),
+            None => state.work.whole.then(|| Instant::now() + state.whole_took),
+        };
+        if state.done < need && whole_ends.is_some_and(|ends| ends > until) {
+            return Err(Why::CatchingUp);
+        }
+        while state.ready.is_some() && state.done < need {
+            self.changed.notify_all();
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() || budget.check().is_err() {
+                return Err(Why::CatchingUp);
+            }
+            state = self.wait(state, left);
+        }
+        Ok(state)
+    }
+
     fn gone(&self) -> bool {
         self.gone.load(Ordering::SeqCst)
     }
@@ -456,30 +513,47 @@ impl Shared {
                 }
             }
         }
-        // A file written that the tree did not hold: a second name of a
-        // file read (its readings are then stale), or a name that is gone
-        // again, whose file cannot be known but by looking at all.
+        self.look_at_unknown(work, epoch)
+    }
+
+    /// A file changed that the tree did not hold: a second name of a file
+    /// read makes its readings stale; a name gone before it was looked at
+    /// (but moved within the tree, an atomic save) walks everything.
+    fn look_at_unknown(&self, work: &Work, epoch: u64) -> Result<bool, String> {
+        use std::os::unix::fs::MetadataExt;
+        self.lock().looking = work
+            .unknown
+            .iter()
+            .map(|name| (name.clone(), Fate::Unknown))
+            .collect();
         for name in &work.unknown {
             let held = self.lock().ready.as_ref().map(|r| r.files.contains(name));
             if held != Some(false) {
                 continue;
             }
-            match std::fs::symlink_metadata(names::join(&self.workdir, name)) {
-                Ok(meta) => {
-                    use std::os::unix::fs::MetadataExt;
-                    if meta.is_file() && meta.nlink() > 1 {
-                        let mut state = self.lock();
-                        if state.epoch != epoch {
-                            return Ok(false);
-                        }
-                        if let Some(ready) = &mut state.ready {
-                            ready.content.stale_inode(meta.ino());
-                        }
+            if let Ok(meta) = std::fs::symlink_metadata(names::join(&self.workdir, name)) {
+                if meta.is_file() && meta.nlink() > 1 {
+                    let mut state = self.lock();
+                    if state.epoch != epoch {
+                        return Ok(false);
+                    }
+                    if let Some(ready) = &mut state.ready {
+                        ready.content.stale_inode(meta.ino());
                     }
                 }
-                Err(_) => return self.take_in_whole(epoch, true),
+                continue;
+            }
+            // Gone since: the events of what took it away are in the
+            // queue by now.
+            let mut state = self.lock();
+            self.drain(&mut state);
+            if state.looking.get(name) != Some(&Fate::Moved) {
+                state.looking.clear();
+                drop(state);
+                return self.take_in_whole(epoch, true);
             }
         }
+        self.lock().looking.clear();
         Ok(true)
     }
 
@@ -493,6 +567,16 @@ impl Shared {
     /// Walk the whole tree again, and the rules outside it (`lost`: with
     /// events lost, or a change that none reported).
     fn take_in_whole(&self, epoch: u64, lost: bool) -> Result<bool, String> {
+        let started = Instant::now();
+        self.lock().whole_since = Some(started);
+        let taken = self.walk_whole(epoch, lost);
+        let mut state = self.lock();
+        state.whole_since = None;
+        state.whole_took = started.elapsed();
+        taken
+    }
+
+    fn walk_whole(&self, epoch: u64, lost: bool) -> Result<bool, String> {
         let mut repos: Vec<Name> = self
             .lock()
             .ready
@@ -619,7 +703,10 @@ impl Shared {
             let mut state = self.lock();
             let log = state.building.take().unwrap_or_default();
             match built {
-                Ok((ready, sources)) => Self::install(&mut state, ready, sources, log),
+                Ok((ready, sources, walk_took)) => {
+                    state.whole_took = walk_took;
+                    Self::install(&mut state, ready, sources, log);
+                }
                 Err(why) => {
                     state.ready = None;
                     state.why_not = Why::Unavailable(why);
@@ -651,7 +738,7 @@ impl Shared {
         }
     }
 
-    fn build_once(&self) -> Result<(Ready, Sources), String> {
+    fn build_once(&self) -> Result<(Ready, Sources, Duration), String> {
         let started = Instant::now();
         let mut repos: Vec<Name> = Vec::new();
         let mut settled = None;
@@ -699,7 +786,7 @@ impl Shared {
         }
         let content = Content::new(built);
         let files = Files::built(walked);
-        Ok((Ready { content, files }, sources))
+        Ok((Ready { content, files }, sources, walk_took))
     }
 }
 
