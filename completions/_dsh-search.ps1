@@ -32,7 +32,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
             [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -44,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print both tools'' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Keep the index of the workdir and answer grep from it for every caller of this user (the CLI, call, MCP sessions), over a private Unix socket; started by those callers on their own, and gone after --idle-ms without a call, when the workdir is gone, or on a signal')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write man pages and shell completions (for packagers and the repo)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -63,7 +65,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match regardless of case')
             [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match regardless of case')
             [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links (a linked directory is searched too)')
@@ -99,7 +102,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
             [CompletionResult]::new('-W', '-W ', [CompletionResultType]::ParameterName, 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)')
             [CompletionResult]::new('--function-context', '--function-context', [CompletionResultType]::ParameterName, 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)')
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match regardless of case')
@@ -128,7 +132,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
             [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -147,7 +152,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
             [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -166,7 +172,30 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
+            [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'dsh-search;serve' {
+            [CompletionResult]::new('--idle-ms', '--idle-ms', [CompletionResultType]::ParameterName, 'Exit after this many milliseconds without a call')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
+            [CompletionResult]::new('--glob-max-results', '--glob-max-results', [CompletionResultType]::ParameterName, 'Paths one glob shows inline')
+            [CompletionResult]::new('--grep-max-matches', '--grep-max-matches', [CompletionResultType]::ParameterName, 'Matched lines one grep shows inline')
+            [CompletionResult]::new('--grep-max-line-bytes', '--grep-max-line-bytes', [CompletionResultType]::ParameterName, 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"')
+            [CompletionResult]::new('--raw-output-max-bytes', '--raw-output-max-bytes', [CompletionResultType]::ParameterName, 'Bytes of raw rg output one search may parse; more fails with exit 5')
+            [CompletionResult]::new('--timeout-ms', '--timeout-ms', [CompletionResultType]::ParameterName, 'Milliseconds one search may take; longer fails with exit 6')
+            [CompletionResult]::new('--rg', '--rg', [CompletionResultType]::ParameterName, 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: model-facing text, or one JSON object')
+            [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
+            [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
+            [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'List the running servers (tree, files, memory, age, calls) and exit')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
             [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -186,7 +215,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('--spill-dir', '--spill-dir', [CompletionResultType]::ParameterName, 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]')
             [CompletionResult]::new('--spill-hint', '--spill-hint', [CompletionResultType]::ParameterName, 'The retrieval hint printed after a spill file''s path')
             [CompletionResult]::new('--glob-sort', '--glob-sort', [CompletionResultType]::ParameterName, 'Order of glob results; ties are broken by path')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'grep asks the workdir''s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans')
+            [CompletionResult]::new('--serve-after-ms', '--serve-after-ms', [CompletionResultType]::ParameterName, 'Start the workdir''s index server in the background once a grep''s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print to stderr how the search ran: the exact sh -c command, rg''s version and exit status, byte counts, results kept, spill outcome')
             [CompletionResult]::new('--mcp-structured', '--mcp-structured', [CompletionResultType]::ParameterName, 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -199,6 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print both tools'' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Keep the index of the workdir and answer grep from it for every caller of this user (the CLI, call, MCP sessions), over a private Unix socket; started by those callers on their own, and gone after --idle-ms without a call, when the workdir is gone, or on a signal')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write man pages and shell completions (for packagers and the repo)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -216,6 +247,9 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             break
         }
         'dsh-search;help;mcp' {
+            break
+        }
+        'dsh-search;help;serve' {
             break
         }
         'dsh-search;help;generate' {

@@ -37,6 +37,9 @@ _dsh__search() {
             dsh__search,schema)
                 cmd="dsh__search__subcmd__schema"
                 ;;
+            dsh__search,serve)
+                cmd="dsh__search__subcmd__serve"
+                ;;
             dsh__search__subcmd__help,call)
                 cmd="dsh__search__subcmd__help__subcmd__call"
                 ;;
@@ -58,6 +61,9 @@ _dsh__search() {
             dsh__search__subcmd__help,schema)
                 cmd="dsh__search__subcmd__help__subcmd__schema"
                 ;;
+            dsh__search__subcmd__help,serve)
+                cmd="dsh__search__subcmd__help__subcmd__serve"
+                ;;
             *)
                 ;;
         esac
@@ -65,7 +71,7 @@ _dsh__search() {
 
     case "${cmd}" in
         dsh__search)
-            opts="-h -V --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help --version glob grep call schema mcp generate help"
+            opts="-h -V --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help --version glob grep call schema mcp serve generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -119,6 +125,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -127,7 +137,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__call)
-            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help glob grep"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help glob grep"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -181,6 +191,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -189,7 +203,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__generate)
-            opts="-h --out-dir --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
+            opts="-h --out-dir --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -247,6 +261,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -255,7 +273,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__glob)
-            opts="-i -L -h --exclude --ignore-case --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
+            opts="-i -L -h --exclude --ignore-case --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -321,6 +339,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -329,7 +351,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__grep)
-            opts="-C -B -A -W -i -F -U -t -L -h --include --exclude --output --context --before --after --function-context --ignore-case --literal --multiline --type --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
+            opts="-C -B -A -W -i -F -U -t -L -h --include --exclude --output --context --before --after --function-context --ignore-case --literal --multiline --type --follow --offset --limit --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -435,6 +457,10 @@ _dsh__search() {
                     COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
                     return 0
                     ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -443,7 +469,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__help)
-            opts="glob grep call schema mcp generate help"
+            opts="glob grep call schema mcp serve generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -554,8 +580,22 @@ _dsh__search() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        dsh__subcmd__search__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         dsh__subcmd__search__subcmd__mcp)
-            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,6 +647,10 @@ _dsh__search() {
                     ;;
                 --index)
                     COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
+                    return 0
+                    ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -617,7 +661,7 @@ _dsh__search() {
             return 0
             ;;
         dsh__subcmd__search__subcmd__schema)
-            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --help"
+            opts="-h --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,6 +713,80 @@ _dsh__search() {
                     ;;
                 --index)
                     COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
+                    return 0
+                    ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dsh__subcmd__search__subcmd__serve)
+            opts="-h --idle-ms --status --cwd --glob-max-results --grep-max-matches --grep-max-line-bytes --raw-output-max-bytes --timeout-ms --rg --format --spill-dir --spill-hint --explain --mcp-structured --glob-sort --index --serve-after-ms --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --idle-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob-max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep-max-matches)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep-max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --raw-output-max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --spill-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --spill-hint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob-sort)
+                    COMPREPLY=($(compgen -W "newest oldest path" -- "${cur}"))
+                    return 0
+                    ;;
+                --index)
+                    COMPREPLY=($(compgen -W "auto off" -- "${cur}"))
+                    return 0
+                    ;;
+                --serve-after-ms)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_dsh_search_global_optspecs
-    string join \n cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain mcp-structured glob-sort= index= h/help V/version
+    string join \n cwd= glob-max-results= grep-max-matches= grep-max-line-bytes= raw-output-max-bytes= timeout-ms= rg= format= spill-dir= spill-hint= explain mcp-structured glob-sort= index= serve-after-ms= h/help V/version
 end
 
 function __fish_dsh_search_needs_command
@@ -38,8 +38,9 @@ complete -c dsh-search -n "__fish_dsh_search_needs_command" -l spill-hint -d 'Th
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
-complete -c dsh-search -n "__fish_dsh_search_needs_command" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
-off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_needs_command" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_needs_command" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -49,6 +50,7 @@ complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "grep" -d 'Lis
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "call" -d 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "schema" -d 'Print both tools\' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "mcp" -d 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)'
+complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "serve" -d 'Keep the index of the workdir and answer grep from it for every caller of this user (the CLI, call, MCP sessions), over a private Unix socket; started by those callers on their own, and gone after --idle-ms without a call, when the workdir is gone, or on a signal'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "generate" -d 'Write man pages and shell completions (for packagers and the repo)'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l exclude -d 'Leave out files matching ONE glob, such as \'**/tests/**\' or \'*.min.js\'' -r
@@ -68,8 +70,9 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l spill-hin
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
-off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s i -l ignore-case -d 'Match regardless of case'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s L -l follow -d 'Follow symbolic links (a linked directory is searched too)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
@@ -100,8 +103,9 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l spill-hin
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
-off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s W -l function-context -d 'Show each match inside the function, method, class or other definition that holds it, found by parsing the file (output content)'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s i -l ignore-case -d 'Match regardless of case'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -s F -l literal -d 'Search for the pattern as written, not as a regex'
@@ -124,8 +128,9 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l spill-hin
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
-off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -143,8 +148,9 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l spill-h
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
-off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -162,11 +168,34 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l spill-hint
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
-off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l idle-ms -d 'Exit after this many milliseconds without a call' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l glob-max-results -d 'Paths one glob shows inline' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l grep-max-matches -d 'Matched lines one grep shows inline' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l grep-max-line-bytes -d 'Bytes of one line preview; longer lines are cut and marked "(line truncated)"' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l raw-output-max-bytes -d 'Bytes of raw rg output one search may parse; more fails with exit 5' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l timeout-ms -d 'Milliseconds one search may take; longer fails with exit 6' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l rg -d 'The ripgrep executable (by default the rg beside dsh-search, else on PATH; another name is looked up on PATH, or a path)' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l format -d 'Output: model-facing text, or one JSON object' -r -f -a "text\t'Model-facing text'
+json\t'One JSON object per call'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l spill-dir -d 'Directory where the complete result of a capped search is saved (created with mode 0700) [default: none: capped results are not saved]' -r -F
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l spill-hint -d 'The retrieval hint printed after a spill file\'s path' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
+oldest\t'Modification time, oldest first'
+path\t'Path, byte order'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l status -d 'List the running servers (tree, files, memory, age, calls) and exit'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l out-dir -d 'Directory that receives man/ and completions/' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l glob-max-results -d 'Paths one glob shows inline' -r
@@ -182,15 +211,17 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l spill
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l glob-sort -d 'Order of glob results; ties are broken by path' -r -f -a "newest\t'Modification time, newest first'
 oldest\t'Modification time, oldest first'
 path\t'Path, byte order'"
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l index -d 'mcp: keep an index of the workdir, so that grep reads only the files that can hold a match (same results; --explain says what it did). The one-shot commands always scan' -r -f -a "auto\t'Build it in the background; scan until it is ready'
-off\t'Always scan'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l index -d 'grep asks the workdir\'s index server (`dsh-search serve`), so that it reads only the files that can hold a match (same results; --explain says what it did); with none there, or none ready, it scans' -r -f -a "auto\t'Ask the tree\'s index server; scan when it cannot answer'
+off\t'Always scan; start no server'"
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l serve-after-ms -d 'Start the workdir\'s index server in the background once a grep\'s own scan took longer than MS milliseconds (0: never); `mcp` starts one at once' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "glob" -d 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "grep" -d 'List lines matching a regex, grouped by file (ignore files and hidden-file rules apply, as in rg)'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "call" -d 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "schema" -d 'Print both tools\' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "mcp" -d 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "generate" -d 'Write man pages and shell completions (for packagers and the repo)'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "glob" -d 'List files whose paths match a glob (hidden and ignored files included, VCS directories such as .git excluded)'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "grep" -d 'List lines matching a regex, grouped by file (ignore files and hidden-file rules apply, as in rg)'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "call" -d 'Run a tool with its arguments as one JSON object, as a model produced them: {"pattern": ..., "path": ..., "include": ...}'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "schema" -d 'Print both tools\' definitions (description, JSON Schema of the arguments, prompt guidance) as one JSON document'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "mcp" -d 'Serve both tools over the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC 2.0)'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "serve" -d 'Keep the index of the workdir and answer grep from it for every caller of this user (the CLI, call, MCP sessions), over a private Unix socket; started by those callers on their own, and gone after --idle-ms without a call, when the workdir is gone, or on a signal'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "generate" -d 'Write man pages and shell completions (for packagers and the repo)'
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand help; and not __fish_seen_subcommand_from glob grep call schema mcp serve generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -227,8 +227,8 @@ mod tests {
         assert_eq!(
             args.ignored,
             [Ignored::Moot {
-                name: "before",
-                why: "output \"count\" shows no lines"
+                name: "before".to_owned(),
+                why: "output \"count\" shows no lines".to_owned()
             }]
         );
         let r = grep_request(r#"{"pattern":"x","context":2,"after":0}"#);

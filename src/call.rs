@@ -5,13 +5,16 @@
 use crate::arguments::Arguments;
 use crate::error::{Error, Reason};
 use crate::explain;
-use crate::index::Index;
+use std::time::Instant;
+
+use crate::index::{Index, Plan, Why};
 use crate::render;
+use crate::request::{GrepRequest, Request};
 use crate::response::{Body, Response};
 use crate::search::{self, SearchFailure, report::Report, report::Spill};
 use crate::settings::Settings;
 use crate::spill;
-use crate::stop::Stop;
+use crate::stop::{Budget, Stop};
 use crate::tool::Tool;
 
 /// Answer one call of `tool`. Its request is `Err` when the arguments broke
@@ -25,9 +28,49 @@ pub fn respond(
     stop: &Stop,
     index: Option<&Index>,
 ) -> Response {
+    respond_planned(tool, args, settings, stop, |r, budget| {
+        index.map(|index| index.plan(r, settings, budget))
+    })
+}
+
+/// The tree's index server's grep (`serve`): answered from `index` only.
+/// `Err`, with why, when the index would scan: the client then scans
+/// itself, and the server never spends a scan's time on a call.
+pub fn respond_from_index(
+    args: Arguments,
+    settings: &Settings,
+    stop: &Stop,
+    index: &Index,
+    planned: impl FnOnce(),
+) -> Result<Response, Why> {
+    let Ok(Request::Grep(r)) = &args.request else {
+        return Err(Why::Server("not a grep".to_owned()));
+    };
+    let budget = Budget {
+        deadline: Instant::now() + settings.timeout(),
+        stop,
+    };
+    let plan = index.plan(r, settings, budget);
+    if let Plan::Scan(why) = plan {
+        return Err(why);
+    }
+    planned();
+    Ok(respond_planned(Tool::Grep, args, settings, stop, |_, _| {
+        Some(plan)
+    }))
+}
+
+/// [`respond`], a grep searching what `plan` says.
+fn respond_planned(
+    tool: Tool,
+    args: Arguments,
+    settings: &Settings,
+    stop: &Stop,
+    plan: impl FnOnce(&GrepRequest, Budget<'_>) -> Option<Plan>,
+) -> Response {
     let (body, explain) = match args.request {
         Ok(request) => {
-            let outcome = search::search(&request, settings, stop, index);
+            let outcome = search::search(&request, settings, stop, plan);
             let body = body(tool, outcome.result, settings);
             let explain = settings.explain.then(|| {
                 explain::render(&explain::Facts {
@@ -116,5 +159,57 @@ fn save(report: &Report, settings: &Settings, incomplete: Option<&str>) -> Spill
             reused: saved.reused,
         },
         Err(reason) => Spill::NotSaved { reason },
+    }
+}
+
+/// What a front-end's grep does before it runs itself: ask the tree's
+/// index server (doc/SPEC.md §11).
+pub enum Served {
+    /// The server answered: what to print (or send), as is.
+    Answered(crate::serve::wire::Answer),
+    /// Run here: the scan, with the index that says why (for
+    /// `--explain`; `None` for what the index never concerns); `absent`
+    /// when there was no server at all.
+    Here { index: Option<Index>, absent: bool },
+}
+
+/// Ask the tree's server for the call of `tool` in `args`, for `front`,
+/// within `budget`: a grep with `--index auto`, on Unix.
+pub fn ask_server(
+    tool: Tool,
+    args: &Arguments,
+    settings: &Settings,
+    front: crate::serve::wire::Front,
+    budget: Budget<'_>,
+) -> Served {
+    if tool != Tool::Grep || !matches!(args.request, Ok(Request::Grep(_))) {
+        return Served::Here {
+            index: None,
+            absent: false,
+        };
+    }
+    if settings.index == crate::settings::IndexMode::Off {
+        return Served::Here {
+            index: Some(Index::none(Why::Off)),
+            absent: false,
+        };
+    }
+    #[cfg(unix)]
+    match crate::serve::client::ask(args, settings, front, budget) {
+        Ok(answer) => Served::Answered(answer),
+        Err(unanswered) => Served::Here {
+            index: Some(Index::none(unanswered.why)),
+            absent: unanswered.absent,
+        },
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (front, budget);
+        Served::Here {
+            index: Some(Index::none(Why::Unavailable(
+                "no watcher here promises that a change is seen before the next call".to_owned(),
+            ))),
+            absent: false,
+        }
     }
 }

@@ -16,7 +16,8 @@ use clap::builder::PossibleValue;
 use crate::error::exit_status_help;
 use crate::locate::DEFAULT_RG;
 use crate::settings::{
-    DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, IndexMode, Limits, Options,
+    DEFAULT_LIMITS, DEFAULT_SERVE_AFTER_MS, DEFAULT_SERVE_IDLE_MS, DEFAULT_TIMEOUT_MS, Format,
+    GlobSort, IndexMode, Limits, Options,
 };
 use crate::spill::DEFAULT_HINT;
 use crate::tool::{
@@ -91,6 +92,17 @@ const MCP_EXAMPLES: &str = r"Register with an MCP client, e.g. Claude Code:
 
 Global options given here (caps, --spill-dir, --timeout-ms, --cwd) apply to every
 call. Protocol messages go to stdout; diagnostics (and --explain) to stderr.";
+
+const SERVE_EXAMPLES: &str = r"Callers start a server on their own: a grep whose scan took over
+--serve-after-ms (200 ms), and every `mcp` session. To start one by hand, or see
+what runs:
+  dsh-search --cwd ~/src/project serve &
+  dsh-search serve --status
+
+One server per tree and user. Its socket is in $XDG_RUNTIME_DIR/dsh-search
+(else ~/.cache/dsh-search/run), private to the user; what it says goes to
+the log file beside it when a caller started it. Linux only: elsewhere every
+call scans.";
 
 /// Bounded, deterministic file discovery for AI agents, backed by ripgrep.
 ///
@@ -236,9 +248,10 @@ pub struct GlobalArgs {
     )]
     pub glob_sort: GlobSort,
 
-    /// mcp: keep an index of the workdir, so that grep reads only the
-    /// files that can hold a match (same results; --explain says what it
-    /// did). The one-shot commands always scan
+    /// grep asks the workdir's index server (`dsh-search serve`), so
+    /// that it reads only the files that can hold a match (same results;
+    /// --explain says what it did); with none there, or none ready, it
+    /// scans
     #[arg(
         long,
         env = "DSH_SEARCH_INDEX",
@@ -248,6 +261,18 @@ pub struct GlobalArgs {
         global = true
     )]
     pub index: IndexMode,
+
+    /// Start the workdir's index server in the background once a grep's
+    /// own scan took longer than MS milliseconds (0: never); `mcp` starts
+    /// one at once
+    #[arg(
+        long,
+        env = "DSH_SEARCH_SERVE_AFTER_MS",
+        value_name = "MS",
+        default_value_t = DEFAULT_SERVE_AFTER_MS,
+        global = true
+    )]
+    pub serve_after_ms: u64,
 }
 
 /// `--format`: settings' own type, so nothing copies it (settings never
@@ -289,8 +314,8 @@ impl ValueEnum for IndexMode {
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(match self {
             Self::Auto => PossibleValue::new("auto")
-                .help("Build it in the background; scan until it is ready"),
-            Self::Off => PossibleValue::new("off").help("Always scan"),
+                .help("Ask the tree's index server; scan when it cannot answer"),
+            Self::Off => PossibleValue::new("off").help("Always scan; start no server"),
         })
     }
 }
@@ -421,6 +446,26 @@ pub enum Command {
     /// (newline-delimited JSON-RPC 2.0)
     #[command(after_long_help = MCP_EXAMPLES)]
     Mcp,
+    /// Keep the index of the workdir and answer grep from it for every
+    /// caller of this user (the CLI, call, MCP sessions), over a private
+    /// Unix socket; started by those callers on their own, and gone after
+    /// --idle-ms without a call, when the workdir is gone, or on a signal
+    #[command(after_long_help = SERVE_EXAMPLES)]
+    Serve {
+        /// Exit after this many milliseconds without a call
+        #[arg(
+            long,
+            env = "DSH_SEARCH_SERVE_IDLE_MS",
+            value_name = "MS",
+            default_value_t = DEFAULT_SERVE_IDLE_MS,
+            value_parser = at_least_one
+        )]
+        idle_ms: NonZeroU64,
+        /// List the running servers (tree, files, memory, age, calls) and
+        /// exit
+        #[arg(long)]
+        status: bool,
+    },
     /// Write man pages and shell completions (for packagers and the repo)
     #[command(hide = true)]
     Generate {
@@ -450,6 +495,7 @@ impl GlobalArgs {
             explain: self.explain,
             mcp_structured: self.mcp_structured,
             index: self.index,
+            serve_after_ms: self.serve_after_ms,
         }
     }
 }
@@ -506,6 +552,11 @@ pub enum Action {
     Tool(Tool, Input),
     Schema,
     Mcp,
+    /// Run the workdir's index server, or list the servers running.
+    Serve {
+        idle_ms: NonZeroU64,
+        status: bool,
+    },
     /// Write man pages and completions under this directory.
     Generate(PathBuf),
 }
@@ -535,6 +586,7 @@ impl Command {
             Self::Call { tool, args } => Action::Tool(tool, Input::Json(args.filter(|a| a != "-"))),
             Self::Schema => Action::Schema,
             Self::Mcp => Action::Mcp,
+            Self::Serve { idle_ms, status } => Action::Serve { idle_ms, status },
             Self::Generate { out_dir } => Action::Generate(out_dir),
         }
     }

@@ -13,7 +13,7 @@ use crate::stop::{self, Halt};
 use crate::tool::Tool;
 
 /// How the process ends (SPEC §6). The numbers live here and nowhere else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Exit {
     /// Results, or a command that did what it was asked (exit 0).
     Success,
@@ -79,7 +79,7 @@ impl From<Exit> for std::process::ExitCode {
 }
 
 /// The failure classes of SPEC §6, one per exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ErrorCode {
     InvalidArgument,
     SearchInvalidPattern,

@@ -113,8 +113,10 @@ fn index(account: &Account) -> String {
             candidates,
             files,
             dirty,
+            server,
         } => format!(
-            "answered, {} of {} files are candidates ({} dirty)",
+            "answered{}, {} of {} files are candidates ({} dirty)",
+            server.map_or_else(String::new, |pid| format!(" by server pid {pid}")),
             thousands(*candidates),
             thousands(*files),
             thousands(*dirty)
@@ -244,10 +246,21 @@ mod tests {
             candidates: 12,
             files: 198_138,
             dirty: 3,
+            server: None,
         };
         assert_eq!(
             index(&answered),
             "answered, 12 of 198,138 files are candidates (3 dirty)"
+        );
+        let served = Account::Answered {
+            candidates: 12,
+            files: 198_138,
+            dirty: 3,
+            server: Some(4321),
+        };
+        assert_eq!(
+            index(&served),
+            "answered by server pid 4321, 12 of 198,138 files are candidates (3 dirty)"
         );
         assert_eq!(
             index(&Account::Scanned(Why::TooMany(61))),

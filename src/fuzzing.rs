@@ -62,6 +62,7 @@ fn settings(limits: Limits, glob_sort: GlobSort) -> Settings {
         explain: false,
         mcp_structured: true,
         index: crate::settings::IndexMode::Off,
+        serve_after: None,
     }
 }
 

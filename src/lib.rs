@@ -27,6 +27,7 @@ mod response;
 mod rg;
 mod schema;
 mod search;
+mod serve;
 mod settings;
 mod signals;
 mod spill;
@@ -43,6 +44,7 @@ use crate::arguments::Arguments;
 use crate::cli::{Action, Input, Rejected};
 use crate::error::{ErrorCode, Exit};
 use crate::response::Response;
+use crate::serve::wire::Front;
 use crate::settings::{Format, Settings};
 use crate::stop::{Halt, Stop};
 
@@ -99,6 +101,17 @@ fn dispatch() -> Exit {
             signals::install(&stop);
             mcp::serve(&settings, &stop)
         }
+        Action::Serve { idle_ms, status } => {
+            if status {
+                return print(&serve::status_text(), Exit::Success);
+            }
+            signals::install(&stop);
+            serve::serve(
+                &settings,
+                std::time::Duration::from_millis(idle_ms.get()),
+                &stop,
+            )
+        }
         Action::Generate(dir) => match generate::write_all(&cli::command(), &dir) {
             Ok(()) => Exit::Success,
             Err(e) => {
@@ -129,7 +142,33 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
     let ignored = args.ignored.clone();
     let worker_stop = Arc::clone(stop);
     let answered = watchdog::run(stop, timeout, move || {
-        let mut response = call::respond(tool, args, &settings, &worker_stop, None);
+        let started = std::time::Instant::now();
+        let budget = stop::Budget {
+            deadline: started + settings.timeout(),
+            stop: &worker_stop,
+        };
+        let (index, absent) = match call::ask_server(tool, &args, &settings, Front::Cli, budget) {
+            call::Served::Answered(answer) => {
+                return Answer {
+                    explain: answer.explain,
+                    stdout: answer.stdout,
+                    exit: answer.exit,
+                };
+            }
+            call::Served::Here { index, absent } => (index, absent),
+        };
+        let mut response = call::respond(tool, args, &settings, &worker_stop, index.as_ref());
+        // A tree whose scan is slow gets a server for the next calls.
+        #[cfg(unix)]
+        if absent
+            && settings
+                .serve_after
+                .is_some_and(|after| started.elapsed() > after)
+        {
+            let _ = serve::client::start(&settings);
+        }
+        #[cfg(not(unix))]
+        let _ = absent;
         Answer {
             explain: response.explain.take(),
             stdout: render::stdout(&response, format),

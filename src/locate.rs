@@ -14,7 +14,7 @@ mod windows;
 /// context, before anything runs in the workdir, so a `./rg` planted in
 /// the searched tree is never what runs. The `sh -c` string carries the
 /// absolute path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rg {
     /// As given: `--rg`, `DSH_SEARCH_RG`, or `rg`.
     pub given: String,
@@ -29,7 +29,7 @@ pub struct Rg {
 pub const DEFAULT_RG: &str = "rg";
 
 /// How the rg to run was found (`--explain` says which).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RgSource {
     /// A value with a `/`, from `--rg` or `DSH_SEARCH_RG`: that file.
     Given,
@@ -43,7 +43,7 @@ pub enum RgSource {
 }
 
 /// Why the given rg cannot be run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RgMissing {
     /// A bare name that no absolute PATH directory holds.
     NotOnPath,

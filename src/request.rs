@@ -19,16 +19,13 @@ pub enum Request {
 }
 
 /// An argument that was given and is not used, named in the answer (SPEC §8).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Ignored {
     /// A field the tool has no argument for (agent clients add their own).
     Unknown(String),
     /// One of the tool's arguments that the call's other arguments make
     /// moot, and why (context with `output` files or count).
-    Moot {
-        name: &'static str,
-        why: &'static str,
-    },
+    Moot { name: String, why: String },
 }
 
 /// `glob PATTERN [PATH]`: files whose paths match a glob.
@@ -48,7 +45,7 @@ pub struct GlobRequest {
 /// `grep PATTERN [PATH] [--include GLOB] …`: lines matching a regex.
 // Each switch is one independent rg flag of the argument table (SPEC §3a).
 #[allow(clippy::struct_excessive_bools)]
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GrepRequest {
     pub pattern: String,
     pub path: Option<String>,
@@ -71,7 +68,7 @@ pub struct GrepRequest {
 }
 
 /// What grep prints (SPEC §3a `output`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Output {
     /// The matched lines, grouped by file (SPEC §4).
     #[default]
@@ -83,7 +80,7 @@ pub enum Output {
 }
 
 /// Lines of context on each side of a match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Context {
     pub before: usize,
     pub after: usize,
@@ -99,7 +96,7 @@ impl Context {
 }
 
 /// Which entries of the ordered result the page shows (SPEC §3b).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Page {
     /// Entries skipped before the page.
     pub offset: usize,
@@ -195,8 +192,8 @@ impl GrepRequest {
             ] {
                 if given.is_some() {
                     moot.push(Ignored::Moot {
-                        name: row.name,
-                        why,
+                        name: row.name.to_owned(),
+                        why: why.to_owned(),
                     });
                 }
             }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::locate::Rg;
 
 /// Order of glob results (SPEC §2); ties are always broken by path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum GlobSort {
     /// Modification time, newest first.
     #[default]
@@ -24,7 +24,7 @@ pub enum GlobSort {
 
 /// Whether `dsh-search mcp` keeps an index of its workdir (`--index`,
 /// SPEC §11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum IndexMode {
     /// Built in the background; calls scan until it is ready.
     #[default]
@@ -34,7 +34,7 @@ pub enum IndexMode {
 }
 
 /// The caps of SPEC §1, each at least 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Paths one glob keeps inline.
     pub glob_max_results: NonZeroUsize,
@@ -54,11 +54,17 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     raw_output_max_bytes: NonZeroU64::new(20_000_000).unwrap(),
 };
 
+/// A grep whose scan took longer starts the tree's index server (ms).
+pub const DEFAULT_SERVE_AFTER_MS: u64 = 200;
+
+/// An index server exits after this long without a call (ms).
+pub const DEFAULT_SERVE_IDLE_MS: NonZeroU64 = NonZeroU64::new(600_000).unwrap();
+
 /// The shipped budget for one search, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: NonZeroU64 = NonZeroU64::new(30_000).unwrap();
 
 /// How a call's result is printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     /// The model-facing text of SPEC §4.
     #[default]
@@ -83,10 +89,12 @@ pub struct Options {
     pub explain: bool,
     pub mcp_structured: bool,
     pub index: IndexMode,
+    /// `--serve-after-ms`: 0, never.
+    pub serve_after_ms: u64,
 }
 
 /// Everything one call needs besides its request.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// Absolute workdir rg runs in; output paths are shown relative to it.
     pub workdir: PathBuf,
@@ -106,8 +114,11 @@ pub struct Settings {
     /// MCP: also send each result as `structuredContent`, with an
     /// `outputSchema` on each tool (SPEC §9).
     pub mcp_structured: bool,
-    /// Whether `mcp` keeps an index of the workdir (SPEC §11).
+    /// Whether grep asks the tree's index server (SPEC §11).
     pub index: IndexMode,
+    /// A grep whose scan took longer than this starts the tree's server
+    /// (`None`: never).
+    pub serve_after: Option<Duration>,
 }
 
 impl Settings {
@@ -144,6 +155,8 @@ impl Settings {
             explain: options.explain,
             mcp_structured: options.mcp_structured,
             index: options.index,
+            serve_after: (options.serve_after_ms > 0)
+                .then(|| Duration::from_millis(options.serve_after_ms)),
         }
     }
 

@@ -95,6 +95,7 @@ pub fn candidates<'a>(
         files: total,
         dirty,
         empty: empty.to_path_buf(),
+        server: None,
     }
 }
 

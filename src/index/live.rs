@@ -266,6 +266,15 @@ impl Live {
         }
     }
 
+    /// Files the index covers, once built.
+    pub fn files(&self) -> Option<usize> {
+        self.shared
+            .lock()
+            .ready
+            .as_ref()
+            .map(|ready| ready.content.files())
+    }
+
     /// Stop the index's threads and kill its rg runs (the server is going).
     pub fn shutdown(&self) {
         self.shared.gone.store(true, Ordering::SeqCst);

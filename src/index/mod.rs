@@ -75,6 +75,8 @@ pub enum Plan {
         files: usize,
         dirty: usize,
         empty: PathBuf,
+        /// The index server answering (`dsh-search serve`), by pid.
+        server: Option<u32>,
     },
     Scan(Why),
 }
@@ -104,6 +106,8 @@ pub enum Why {
     /// The call's filters leave no file: rg's walk says so in its own
     /// words, which only a walk gives.
     NoFiles,
+    /// The tree's index server did not answer, and why (a client's).
+    Server(String),
 }
 
 impl fmt::Display for Why {
@@ -119,6 +123,7 @@ impl fmt::Display for Why {
             Why::CatchingUp => f.write_str("the tree changed and the index is catching up"),
             Why::Unreadable(why) => write!(f, "part of the tree cannot be read: {why}"),
             Why::NoFiles => f.write_str("the filters leave no file to search"),
+            Why::Server(why) => write!(f, "server: {why}"),
         }
     }
 }
@@ -132,6 +137,8 @@ pub enum Account {
         candidates: usize,
         files: usize,
         dirty: usize,
+        /// The index server that answered, by pid.
+        server: Option<u32>,
     },
     Scanned(Why),
 }
@@ -143,11 +150,13 @@ impl Plan {
                 paths,
                 files,
                 dirty,
+                server,
                 ..
             } => Account::Answered {
                 candidates: paths.len(),
                 files: *files,
                 dirty: *dirty,
+                server: *server,
             },
             Plan::Scan(why) => Account::Scanned(why.clone()),
         }
@@ -159,6 +168,8 @@ pub struct Index {
     #[cfg(target_os = "linux")]
     live: Option<live::Live>,
     why_not: Why,
+    /// The pid of the server keeping it (`dsh-search serve`).
+    server: Option<u32>,
 }
 
 impl Index {
@@ -175,6 +186,7 @@ impl Index {
                 Ok(live) => Self {
                     live: Some(live),
                     why_not: Why::NotReady,
+                    server: None,
                 },
                 Err(why) => Self::none(Why::Unavailable(why)),
             }
@@ -188,12 +200,33 @@ impl Index {
         }
     }
 
-    fn none(why_not: Why) -> Self {
+    /// An index that answers nothing, every call scanning for `why_not`
+    /// (a client whose tree's server did not answer says why so).
+    pub fn none(why_not: Why) -> Self {
         Self {
             #[cfg(target_os = "linux")]
             live: None,
             why_not,
+            server: None,
         }
+    }
+
+    /// This index as the tree's server keeps it: its answers say so, by
+    /// the server's pid.
+    #[must_use]
+    pub fn served(mut self) -> Self {
+        self.server = Some(std::process::id());
+        self
+    }
+
+    /// Whether the index answers now (built, and every change taken in),
+    /// and the files it covers once built.
+    pub fn state(&self) -> (bool, Option<usize>) {
+        #[cfg(target_os = "linux")]
+        if let Some(live) = &self.live {
+            return (live.wait_ready(std::time::Duration::ZERO), live.files());
+        }
+        (false, None)
     }
 
     /// The plan for the grep `r`, within `budget` (listing a filtered
@@ -201,7 +234,11 @@ impl Index {
     pub fn plan(&self, r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Plan {
         #[cfg(target_os = "linux")]
         if let Some(live) = &self.live {
-            return live.plan(r, settings, budget);
+            let mut plan = live.plan(r, settings, budget);
+            if let Plan::Paths { server, .. } = &mut plan {
+                *server = self.server;
+            }
+            return plan;
         }
         let _ = (r, settings, budget);
         Plan::Scan(self.why_not.clone())
@@ -214,16 +251,5 @@ impl Index {
         if let Some(live) = &self.live {
             live.shutdown();
         }
-    }
-
-    /// Wait until the index is ready or has failed, at most `timeout`
-    /// (the tests' and the benchmark's way to know the index answers).
-    pub fn wait_ready(&self, timeout: std::time::Duration) -> bool {
-        #[cfg(target_os = "linux")]
-        if let Some(live) = &self.live {
-            return live.wait_ready(timeout);
-        }
-        let _ = timeout;
-        false
     }
 }

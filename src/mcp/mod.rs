@@ -37,11 +37,11 @@ use serde_json::value::RawValue;
 
 use crate::diag;
 use crate::error::{ErrorCode, Exit};
-use crate::index::Index;
-use crate::settings::{IndexMode, Settings};
+use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
 use protocol::Server;
+pub use protocol::tool_result;
 use wire::{Id, Incoming, Received, RpcError};
 
 /// Bytes of requests that may wait while one is served.
@@ -69,12 +69,9 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         ));
         return Exit::Failed(ErrorCode::SearchFailed);
     }
-    let index = Index::start(settings, settings.index, stop);
-    wait_for_index(&index);
-    let mut server = Server::new(settings, index);
-    let exit = serve_loop(&mut server, &shared, &rx, stop);
-    server.shutdown();
-    exit
+    start_index_server(settings);
+    let mut server = Server::new(settings);
+    serve_loop(&mut server, &shared, &rx, stop)
 }
 
 /// Serve requests from `rx` until the input ends, stdout fails or a
@@ -87,8 +84,6 @@ fn serve_loop(
 ) -> Exit {
     loop {
         if let Some(signal) = stop.signal() {
-            // The index's own rg runs go with the server, whatever ends it.
-            server.shutdown();
             signals::die_if_fatal(stop);
             diag::note(&format!(
                 "dsh-search mcp: stopped by {}",
@@ -115,19 +110,30 @@ fn serve_loop(
     }
 }
 
-/// A test seam, honoured by every build (the suite also runs the release
-/// binaries): with `DSH_SEARCH_TEST_INDEX_WAIT_MS` set, the server waits
-/// that long at most for its index before it serves, so that the tests
-/// and the benchmark know which calls the index answers. Without it the
-/// first calls scan while the index is built (doc/SPEC.md §11).
-fn wait_for_index(index: &Index) {
-    let wait = std::env::var("DSH_SEARCH_TEST_INDEX_WAIT_MS")
-        .ok()
-        .and_then(|ms| ms.parse().ok())
-        .map(Duration::from_millis);
-    if let Some(wait) = wait {
-        index.wait_ready(wait);
+/// Start the tree's index server unless one runs (doc/SPEC.md §11): the
+/// session's greps ask it, and scan until it answers. A test seam,
+/// honoured by every build (the suite also runs the release binaries):
+/// with `DSH_SEARCH_TEST_INDEX_WAIT_MS` set, the session waits that long
+/// at most for the server's index before it serves, so that the tests and
+/// the benchmark know which calls the index answers.
+fn start_index_server(settings: &Settings) {
+    #[cfg(unix)]
+    {
+        let wait = std::env::var("DSH_SEARCH_TEST_INDEX_WAIT_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .map(Duration::from_millis);
+        if let Some(mut child) = crate::serve::client::ensure(settings, wait) {
+            // Reaped when it ends, so no zombie waits for the session's end.
+            let _ = std::thread::Builder::new()
+                .name("index-server-reaper".to_owned())
+                .spawn(move || {
+                    let _ = child.wait();
+                });
+        }
     }
+    #[cfg(not(unix))]
+    let _ = settings;
 }
 
 /// What the reader thread and the serving thread share.
@@ -383,7 +389,7 @@ fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let stop = Arc::new(Stop::new());
     let shared = Shared::new(&stop);
     // The fuzz target's server keeps no index: no thread, no watcher.
-    let mut server = Server::new(settings, Index::start(settings, IndexMode::Off, &stop));
+    let mut server = Server::new(settings);
     let mut input = io::Cursor::new(input);
     let mut replies = Vec::new();
     while let Some(look) = next_look(&mut input, &shared) {

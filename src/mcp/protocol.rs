@@ -35,12 +35,10 @@ use super::wire::{INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOC
 use crate::arguments;
 use crate::call;
 use crate::diag;
-use crate::index::Index;
 use crate::render;
 use crate::response::Response;
 use crate::schema;
-#[cfg(test)]
-use crate::settings::IndexMode;
+use crate::serve::wire::Front;
 use crate::settings::Settings;
 use crate::stop::{Halt, Stop};
 use crate::tool::Tool;
@@ -76,28 +74,18 @@ enum Era {
 pub struct Server {
     /// Shared with each call's worker.
     settings: Arc<Settings>,
-    /// The workdir's index (doc/SPEC.md §11), shared with each worker.
-    index: Arc<Index>,
     legacy: Option<&'static str>,
     abandoned: Vec<JoinHandle<()>>,
 }
 
 impl Server {
-    /// A server answering with `index` (`Index::start`, or one that is
-    /// off).
-    pub fn new(settings: &Settings, index: Index) -> Self {
+    /// A server whose greps ask the tree's index server (SPEC §11).
+    pub fn new(settings: &Settings) -> Self {
         Self {
             settings: Arc::new(settings.clone()),
-            index: Arc::new(index),
             legacy: None,
             abandoned: Vec::new(),
         }
-    }
-
-    /// Stop keeping the index (the server is going): its threads end and
-    /// its rg runs are killed.
-    pub fn shutdown(&self) {
-        self.index.shutdown();
     }
 
     /// Whether a JSON array is a batch to serve (legacy 2025-03-26 only).
@@ -225,9 +213,25 @@ impl Server {
         let ignored = args.ignored.clone();
         let settings = Arc::clone(&self.settings);
         let worker_stop = Arc::clone(stop);
-        let index = Arc::clone(&self.index);
         let answered = watchdog::run(stop, settings.timeout(), move || {
-            let response = call::respond(tool, args, &settings, &worker_stop, Some(&index));
+            let budget = crate::stop::Budget {
+                deadline: std::time::Instant::now() + settings.timeout(),
+                stop: &worker_stop,
+            };
+            // The tree's index server answers, if it can (SPEC §11).
+            let index = match call::ask_server(tool, &args, &settings, Front::Mcp, budget) {
+                call::Served::Answered(answer) => {
+                    if let Some(explain) = &answer.explain {
+                        diag::write(explain);
+                    }
+                    if let Some(result) = answer.result {
+                        return result;
+                    }
+                    None
+                }
+                call::Served::Here { index, .. } => index,
+            };
+            let response = call::respond(tool, args, &settings, &worker_stop, index.as_ref());
             if let Some(explain) = &response.explain {
                 diag::write(explain);
             }
@@ -261,7 +265,7 @@ impl Server {
 /// A `tools/call` result for `response`: its text, its JSON envelope as
 /// `structuredContent` when `structured`, and for a failure `isError` and
 /// `{name, code}` in `_meta`.
-fn tool_result(response: &Response, structured: bool) -> Value {
+pub fn tool_result(response: &Response, structured: bool) -> Value {
     let text = render::text::response(response);
     let mut result = json!({"content": [{"type": "text", "text": text}]});
     let failed = response.failed();
@@ -364,10 +368,7 @@ mod tests {
     #[test]
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
-        let mut server = Server::new(
-            &settings,
-            Index::start(&settings, IndexMode::Off, &crate::stop::Stop::new()),
-        );
+        let mut server = Server::new(&settings);
         for (asked, got, batches) in [
             ("2025-06-18", "2025-06-18", false),
             ("2024-11-05", "2024-11-05", false),

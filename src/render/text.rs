@@ -34,8 +34,8 @@ pub fn response(r: &Response) -> String {
         match ignored {
             Ignored::Unknown(name) => unknown.push(escape_path(name)),
             Ignored::Moot { name, why: reason } => {
-                moot.push(*name);
-                why.get_or_insert(*reason);
+                moot.push(name.as_str());
+                why.get_or_insert(reason.as_str());
             }
         }
     }

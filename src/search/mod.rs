@@ -25,8 +25,8 @@ mod types;
 
 use std::time::{Duration, Instant};
 
-use crate::index::{Account, Index, Plan};
-use crate::request::Request;
+use crate::index::{Account, Plan};
+use crate::request::{GrepRequest, Request};
 use crate::rg::process::{self, Finished};
 use crate::settings::Settings;
 use crate::stop::{Budget, Stop};
@@ -55,13 +55,13 @@ pub struct Outcome {
 }
 
 /// Run `request` under `settings`, within `--timeout-ms` from now; `stop`
-/// (a signal, a cancellation) ends it early. A grep asks `index` (a
-/// server's, doc/SPEC.md §11) which files to search.
+/// (a signal, a cancellation) ends it early. A grep searches the files
+/// `plan` names for it (an index's, doc/SPEC.md §11; `None`: its walk).
 pub fn search(
     request: &Request,
     settings: &Settings,
     stop: &Stop,
-    index: Option<&Index>,
+    plan: impl FnOnce(&GrepRequest, Budget<'_>) -> Option<Plan>,
 ) -> Outcome {
     let budget = Budget {
         deadline: Instant::now() + settings.timeout(),
@@ -71,7 +71,7 @@ pub fn search(
     let (script, rg_run, result) = match request {
         Request::Glob(r) => glob::search(r, settings, budget),
         Request::Grep(r) => {
-            let plan = index.map(|index| index.plan(r, settings, budget));
+            let plan = plan(r, budget);
             described = plan.as_ref().map(Plan::account);
             grep::search(r, settings, budget, plan)
         }

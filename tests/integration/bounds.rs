@@ -342,7 +342,8 @@ fn sigkill_of_the_mcp_server_mid_call_takes_rg_along() {
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":"x"}}}"#,
         "\n"
     );
-    sigkill_takes_rg_along(&["mcp"], session.as_bytes());
+    // No index server: its check of the walk would run this rg first.
+    sigkill_takes_rg_along(&["--index", "off", "mcp"], session.as_bytes());
 }
 
 // ---------------------------------------------------- which rg is run

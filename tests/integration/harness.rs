@@ -302,6 +302,12 @@ impl TestDir {
         cmd.env_remove("RIPGREP_CONFIG_PATH")
             .env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path())
+            // Index servers (SPEC §11) of this test's own: their sockets
+            // under its HOME, none started by a slow scan unless a test
+            // asks, and none outliving its tree for long.
+            .env("XDG_RUNTIME_DIR", self.home.path().join("run"))
+            .env("DSH_SEARCH_SERVE_AFTER_MS", "0")
+            .env("DSH_SEARCH_SERVE_IDLE_MS", "120000")
             .env("DSH_SEARCH_RG", real_rg())
             .env(PROBE_FLOOR.0, PROBE_FLOOR.1);
         // The MCP server's index (SPEC §11): on, and waited for, so that

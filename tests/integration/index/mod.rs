@@ -127,7 +127,13 @@ impl Pair {
             .lines()
             .filter_map(|l| l.trim().strip_prefix("index:"))
         {
-            let line = line.trim();
+            // The index server answers, or says why the call scans.
+            let line = line.trim().replace("(server: ", "(");
+            let line = match line.strip_prefix("answered by server pid ") {
+                Some(rest) => format!("answered{}", rest.trim_start_matches(char::is_numeric)),
+                None => line,
+            };
+            let line = line.as_str();
             let kind = line.split(',').next().unwrap_or(line);
             *why.entry(kind.split(':').next().unwrap_or(kind).to_owned())
                 .or_default() += 1;

@@ -1,0 +1,85 @@
+//! `dsh-search serve`: one index server per tree and user, shared by every
+//! caller (the CLI, `call`, every MCP session), started on demand and gone
+//! when idle, as watchman and sccache keep theirs (doc/SPEC.md §11).
+//!
+//! The server holds the index of its workdir (`index/`, the same code an
+//! MCP session kept before) and listens on a Unix socket in the user's
+//! private directory ([`place`]). A client asks it a grep ([`wire`]);
+//! the server drains its watcher, plans, and answers only when its index
+//! can: otherwise it says why at once and the client scans, so a server
+//! never spends a scan's time on anyone's behalf, and a client never
+//! waits longer than the server's planning for the word to scan
+//! ([`client`]). The answer is the bytes the client prints, made by the
+//! same code a scan's would be, so the one rule of §11 holds through the
+//! socket.
+//!
+//! The server exits after `--idle-ms` without a call, when its workdir is
+//! gone or replaced, when its socket is taken from it, and on SIGINT,
+//! SIGTERM or SIGHUP, removing its socket. Two servers started at once
+//! for one tree make one: each takes the tree's lock first.
+
+#[cfg(unix)]
+pub mod client;
+#[cfg(unix)]
+pub mod place;
+#[cfg(unix)]
+mod server;
+pub mod wire;
+
+#[cfg(unix)]
+pub use server::serve;
+
+/// `dsh-search serve` where there is no Unix socket to serve on.
+#[cfg(not(unix))]
+pub fn serve(
+    _settings: &crate::settings::Settings,
+    _idle: std::time::Duration,
+    _stop: &std::sync::Arc<crate::stop::Stop>,
+) -> crate::error::Exit {
+    crate::diag::note(
+        "dsh-search serve: no watcher here promises that a change is seen before the next call; the index answers on Linux only",
+    );
+    crate::error::Exit::Failed(crate::error::ErrorCode::SearchFailed)
+}
+
+/// `serve --status`: each server of this user, a line each.
+pub fn status_text() -> String {
+    #[cfg(unix)]
+    {
+        use std::fmt::Write as _;
+        let servers = match client::statuses() {
+            Ok(servers) => servers,
+            Err(e) => return format!("No index server can run here: {e}\n"),
+        };
+        if servers.is_empty() {
+            return "No index server is running.\n".to_owned();
+        }
+        let mut out = String::new();
+        for (socket, status) in servers {
+            let _ = match status {
+                Ok(s) => writeln!(
+                    out,
+                    "{}  pid {}  {}  {} files  {} memory  up {} s  {} calls",
+                    s.tree,
+                    s.pid,
+                    if s.ready { "ready" } else { "building" },
+                    s.files.map_or_else(|| "?".to_owned(), |n| n.to_string()),
+                    s.memory.map_or_else(|| "?".to_owned(), mib),
+                    s.age_ms / 1000,
+                    s.calls,
+                ),
+                Err(e) => writeln!(out, "{}  not answering ({e})", socket.display()),
+            };
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    "No index server can run here: the index answers on Linux only.\n".to_owned()
+}
+
+/// `bytes` as MiB, to a tenth.
+#[cfg(unix)]
+fn mib(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    format!("{}.{} MiB", bytes / MIB, bytes % MIB * 10 / MIB)
+}
