@@ -153,6 +153,7 @@ impl Log {
 impl State {
     /// Take one event in.
     fn take(&mut self, event: &Event) {
+        trace(|| format!("event {event:?}"));
         if let Some(log) = &mut self.building {
             log.add(event);
         }
@@ -202,6 +203,11 @@ impl Live {
             .tempdir()
             .map_err(|e| format!("cannot make an empty directory ({e})"))?;
         let device = tree::file_system(&settings.workdir, u64::MAX).map_err(String::from)?;
+        // The walks start at `./`, as rg's (`tree::walk`).
+        let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
+        if here.is_none() || here != settings.workdir.canonicalize().ok() {
+            return Err("the index walks from the workdir as its current directory".to_owned());
+        }
         let shared = Arc::new(Shared {
             workdir: settings.workdir.clone(),
             device,
@@ -469,6 +475,7 @@ impl Shared {
                 state.written_meanwhile.clear();
                 (std::mem::take(&mut state.work), state.epoch, state.queued)
             };
+            trace(|| format!("take in {work:?}"));
             let outcome = self.take_in(&work, epoch);
             let mut state = self.lock();
             state.walking = false;
@@ -625,8 +632,21 @@ impl Shared {
     ) -> Result<Part, String> {
         let Some(walked) = tree::walk(&self.workdir, dir, depth, &self.watcher, self.device)?
         else {
+            trace(|| format!("walk {:?} {depth:?}: gone", String::from_utf8_lossy(dir)));
             return Ok(Part::Gone);
         };
+        trace(|| {
+            format!(
+                "walk {:?} {depth:?}: {} files, dirs {:?}",
+                String::from_utf8_lossy(dir),
+                walked.files.len(),
+                walked
+                    .dirs
+                    .iter()
+                    .map(|d| String::from_utf8_lossy(d).into_owned())
+                    .collect::<Vec<_>>()
+            )
+        });
         let known = {
             let state = self.lock();
             let Some(ready) = &state.ready else {
@@ -831,4 +851,15 @@ fn test_pause(shared: &Shared) {
     }
     #[cfg(not(debug_assertions))]
     let _ = shared;
+}
+
+/// Test seam, debug builds only: with `DSH_SEARCH_TEST_INDEX_TRACE` set,
+/// the walker says on stderr what it takes in and what each walk found.
+fn trace(line: impl FnOnce() -> String) {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("DSH_SEARCH_TEST_INDEX_TRACE").is_some() {
+        crate::diag::note(&format!("index trace: {}", line()));
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = line;
 }

@@ -55,16 +55,6 @@ pub fn relative(path: &[u8], workdir: &Path) -> Option<Name> {
     Some(parts.join(&b'/'))
 }
 
-/// The name of `path` under `workdir` (`path` must lie under it, as a
-/// walk's entries do).
-pub fn name_of(path: &Path, workdir: &Path) -> Name {
-    path.strip_prefix(workdir)
-        .unwrap_or(path)
-        .as_os_str()
-        .as_bytes()
-        .to_vec()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -20,7 +21,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use ignore::WalkBuilder;
 
 use super::grams::{Bits, Builder, Postings};
-use super::names::{Name, join, name_of};
+use super::names::{Name, join, parent, under};
 use super::watch::Watcher;
 
 /// What a file's `lstat` (or, as read, `fstat`) says of its content: equal
@@ -103,6 +104,13 @@ pub type Refusal = String;
 /// when `root` is no longer a directory (its parent's listing says what
 /// became of it). Refused when a directory lies on another file system,
 /// or on one that does not report every change, or cannot be watched.
+///
+/// Every walk starts where rg's does, at `./` with the workdir as the
+/// current directory (the server's, see `Live::start`), and is pruned to
+/// `root` and the directories above it: `ignore` matches a rule of a
+/// directory above the workdir against a path built from the walk's own
+/// start, so a walk started anywhere else could judge a path otherwise
+/// than rg's.
 pub fn walk(
     workdir: &Path,
     root: &[u8],
@@ -117,29 +125,35 @@ pub fn walk(
         Err(Unfit::Refused(why)) => return Err(why),
     }
     let refusal = Arc::new(Mutex::new(None::<Refusal>));
-    let builder = walker(&path, depth, workdir, watcher, device, &refusal);
+    let part = Part {
+        root: root.to_vec(),
+        depth,
+    };
+    let builder = walker(&part, workdir, watcher, device, &refusal);
     let mut walked = Walked::default();
     for entry in builder.build() {
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                let at = error_path(&e).map_or_else(|| root.to_vec(), |p| name_of(p, workdir));
+                let at = error_path(&e).map_or_else(|| root.to_vec(), relative);
                 walked.errors.push((at, e.to_string()));
                 continue;
             }
         };
+        let rel = relative(entry.path());
+        if !part.holds(&rel) {
+            // A directory above the part, walked through.
+            continue;
+        }
         if let Some(e) = entry.error() {
             // An ignore file that could not be read or parsed: rg says so.
-            walked
-                .errors
-                .push((name_of(entry.path(), workdir), e.to_string()));
+            walked.errors.push((rel.clone(), e.to_string()));
         }
         let Some(kind) = entry.file_type() else {
             continue;
         };
-        let rel = name_of(entry.path(), workdir);
         if kind.is_dir() {
-            if entry.depth() > 0 && depth == Depth::Entries {
+            if rel != root && depth == Depth::Entries {
                 walked.dirs.push(rel);
                 continue;
             }
@@ -171,22 +185,57 @@ pub fn walk(
     }
 }
 
-/// A walk from `path` set up as rg sets up its own: rg's defaults, hidden
+/// The part of the tree a walk is for.
+struct Part {
+    root: Name,
+    depth: Depth,
+}
+
+impl Part {
+    /// Whether the entry `rel` is one of the part's: the root, what lies
+    /// under it (for [`Depth::Entries`], only its own entries).
+    fn holds(&self, rel: &[u8]) -> bool {
+        match self.depth {
+            Depth::Whole => rel == self.root.as_slice() || under(rel, &self.root),
+            Depth::Entries => {
+                rel == self.root.as_slice()
+                    || (under(rel, &self.root) && parent(rel) == self.root.as_slice())
+            }
+        }
+    }
+
+    /// Whether the walk goes into the directory `rel`: one of the part's,
+    /// or one above its root.
+    fn enters(&self, rel: &[u8]) -> bool {
+        self.holds(rel) || under(&self.root, rel) || rel.is_empty()
+    }
+}
+
+/// The name of a path as a walk from `./` gives it (`./src/a.rs`), or as
+/// an error names it.
+fn relative(path: &Path) -> Name {
+    let bytes = path.as_os_str().as_bytes();
+    let bytes = bytes.strip_prefix(b"./").unwrap_or(bytes);
+    let bytes = if bytes == b"." { &[][..] } else { bytes };
+    bytes.to_vec()
+}
+
+/// A walk set up as rg sets up its own, from `./`: rg's defaults, hidden
 /// files skipped; `.gitignore` (in a git repository), `.git/info/exclude`,
 /// the global excludes, `.ignore` and `.rgignore` honoured, in each
-/// directory and its parents; links not followed. A walk of the whole
-/// tree watches each directory once `ignore` has decided to walk it and
-/// before it reads the directory's ignore files or entries (what refuses
-/// the index, in `refusal`).
+/// directory and its parents; links not followed. It enters only the
+/// directories of `part` and those above it. A walk of a whole part
+/// watches each of its directories once `ignore` has decided to walk it
+/// and before it reads the directory's ignore files or entries (what
+/// refuses the index, in `refusal`).
 fn walker(
-    path: &Path,
-    depth: Depth,
+    part: &Part,
     workdir: &Path,
     watcher: &Arc<Watcher>,
     device: u64,
     refusal: &Arc<Mutex<Option<Refusal>>>,
 ) -> WalkBuilder {
-    let mut builder = WalkBuilder::new(path);
+    let mut builder = WalkBuilder::new("./");
     builder
         .hidden(true)
         .parents(true)
@@ -197,38 +246,54 @@ fn walker(
         .require_git(true)
         .follow_links(false)
         .add_custom_ignore_filename(".rgignore");
-    match depth {
-        Depth::Entries => {
-            builder.max_depth(Some(1));
-        }
-        Depth::Whole => {
-            let (watcher, workdir, refusal) = (
-                Arc::clone(watcher),
-                workdir.to_path_buf(),
-                Arc::clone(refusal),
-            );
-            builder.filter_entry(move |entry| {
-                if !entry.file_type().is_some_and(|t| t.is_dir()) {
-                    return true;
-                }
-                let rel = name_of(entry.path(), &workdir);
-                let fit = file_system(entry.path(), device)
-                    .and_then(|_| watch(&watcher, &workdir, &rel, entry.path()));
-                match fit {
-                    Ok(()) => true,
-                    // Gone since it was listed: its removal has an event.
-                    Err(Unfit::Gone) => false,
-                    Err(Unfit::Refused(why)) => {
-                        refusal
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .get_or_insert(why);
-                        false
-                    }
-                }
-            });
-        }
+    if part.depth == Depth::Entries {
+        let below = part
+            .root
+            .split(|&b| b == b'/')
+            .filter(|c| !c.is_empty())
+            .count();
+        builder.max_depth(Some(below + 1));
     }
+    let (watcher, workdir, refusal) = (
+        Arc::clone(watcher),
+        workdir.to_path_buf(),
+        Arc::clone(refusal),
+    );
+    let (root, depth) = (part.root.clone(), part.depth);
+    builder.filter_entry(move |entry| {
+        let part = Part {
+            root: root.clone(),
+            depth,
+        };
+        let rel = relative(entry.path());
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if !is_dir {
+            return part.holds(&rel);
+        }
+        if !part.enters(&rel) {
+            return false;
+        }
+        // Only a whole part's own directories are walked here; those
+        // above it are watched already, and an entries part's own are
+        // listed, not walked.
+        if depth == Depth::Entries || !part.holds(&rel) || rel == root.as_slice() {
+            return true;
+        }
+        let path = entry.path();
+        let fit = file_system(path, device).and_then(|_| watch(&watcher, &workdir, &rel, path));
+        match fit {
+            Ok(()) => true,
+            // Gone since it was listed: its removal has an event.
+            Err(Unfit::Gone) => false,
+            Err(Unfit::Refused(why)) => {
+                refusal
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_or_insert(why);
+                false
+            }
+        }
+    });
     builder
 }
 

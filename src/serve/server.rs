@@ -114,6 +114,9 @@ impl Server {
             .map(|m| m.ino())
             .map_err(|e| format!("cannot read {} ({e})", place.socket.display()))?;
         let tree_id = identity_of(&place.tree).ok_or("the workdir is gone")?;
+        // The index walks from `./`, as rg does (`index::tree::walk`).
+        std::env::set_current_dir(&settings.workdir)
+            .map_err(|e| format!("cannot enter {} ({e})", settings.workdir.display()))?;
         let index = Index::start(settings, IndexMode::Auto, stop).served();
         let shared = Arc::new(Shared {
             index,

@@ -18,6 +18,7 @@ mod cases;
 mod generate;
 
 use std::collections::BTreeMap;
+use std::fs;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -69,6 +70,8 @@ fn text_of(reply: &Value) -> String {
 
 /// Two servers on one workdir: one answering from its index, one scanning.
 pub struct Pair {
+    /// Where the index server of the tree writes what it says.
+    logs: std::path::PathBuf,
     indexed: Server,
     scanning: Server,
     id: u64,
@@ -80,11 +83,25 @@ impl Pair {
     /// Servers in `t` with `--cwd cwd` (`.` for `t` itself); `cmd` makes
     /// each one's command (the harness's clean environment).
     pub fn start(t: &TestDir, cwd: &str) -> Self {
-        Self::start_with(|| t.cmd_std(), cwd)
+        // The index server's trace (a debug build's), when asked for.
+        let trace = std::env::var_os("DSH_SEARCH_TEST_INDEX_TRACE");
+        let cmd = || {
+            let mut cmd = t.cmd_std();
+            if let Some(trace) = &trace {
+                cmd.env("DSH_SEARCH_TEST_INDEX_TRACE", trace);
+            }
+            cmd
+        };
+        Self::start_with(cmd, cwd, t.home().join("run/dsh-search"))
     }
 
-    pub fn start_with(cmd: impl Fn() -> std::process::Command, cwd: &str) -> Self {
+    pub fn start_with(
+        cmd: impl Fn() -> std::process::Command,
+        cwd: &str,
+        logs: std::path::PathBuf,
+    ) -> Self {
         Self {
+            logs,
             indexed: session(cmd(), &["--cwd", cwd, "--explain", "mcp"]),
             scanning: session(cmd(), &["--cwd", cwd, "--index", "off", "mcp"]),
             id: 0,
@@ -104,11 +121,25 @@ impl Pair {
         let id = self.id;
         let got = text_of(&self.indexed.tool(Era::Legacy, id, "grep", args.clone()));
         let want = text_of(&self.scanning.tool(Era::Legacy, id, "grep", args.clone()));
-        assert!(
-            got == want,
-            "call {id}: grep {args} differs:\n--- indexed ---\n{got}\n--- scanned ---\n{want}\n--- changes so far ---\n{}",
-            self.history.join("\n")
-        );
+        if got != want {
+            // What the index did for this call: the last account.
+            let (_, stderr) = self.indexed.finish();
+            let account = stderr
+                .rsplit("dsh-search --explain:")
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            let mut server = String::new();
+            for entry in fs::read_dir(&self.logs).into_iter().flatten().flatten() {
+                if entry.path().extension().is_some_and(|e| e == "log") {
+                    server.push_str(&fs::read_to_string(entry.path()).unwrap_or_default());
+                }
+            }
+            panic!(
+                "call {id}: grep {args} differs:\n--- indexed ---\n{got}\n--- scanned ---\n{want}\n--- the index's account ---\n{account}\n--- changes so far ---\n{}\n--- the index server's log ---\n{server}",
+                self.history.join("\n")
+            );
+        }
         got
     }
 
