@@ -100,14 +100,17 @@ pub fn ask(
 /// for another connection is busy.
 fn connect(path: &Path) -> Result<UnixStream, Unanswered> {
     use rustix::io::Errno;
-    use rustix::net::{AddressFamily, SocketAddrUnix, SocketFlags, SocketType};
-    let socket = rustix::net::socket_with(
-        AddressFamily::UNIX,
-        SocketType::STREAM,
-        SocketFlags::CLOEXEC | SocketFlags::NONBLOCK,
-        None,
-    )
-    .map_err(|e| Unanswered::new(format!("no socket ({e})")))?;
+    use rustix::net::{AddressFamily, SocketAddrUnix, SocketType};
+    // Flags set after the fact: macOS has no SOCK_CLOEXEC or SOCK_NONBLOCK.
+    // A child started between the two calls (the CLI starts none while it
+    // asks) would inherit the socket and nothing worse.
+    let socket = rustix::net::socket(AddressFamily::UNIX, SocketType::STREAM, None)
+        .and_then(|socket| {
+            rustix::io::fcntl_setfd(&socket, rustix::io::FdFlags::CLOEXEC)?;
+            rustix::io::ioctl_fionbio(&socket, true)?;
+            Ok(socket)
+        })
+        .map_err(|e| Unanswered::new(format!("no socket ({e})")))?;
     let address = SocketAddrUnix::new(path)
         .map_err(|e| Unanswered::new(format!("cannot name {} ({e})", path.display())))?;
     match rustix::net::connect(&socket, &address) {

@@ -179,7 +179,7 @@ fn a_file_that_fills_the_output_is_named_escaped() {
 /// Linux and the BSDs; no entry in the user database is needed to switch
 /// to it).
 #[cfg(unix)]
-const NOBODY: u32 = 65534;
+pub const NOBODY: u32 = 65534;
 
 /// Run `args` in `t` as [`NOBODY`] (the test runs as root).
 #[cfg(unix)]

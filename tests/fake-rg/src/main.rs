@@ -25,6 +25,8 @@
 //! ifenv VAR CODE   exit with CODE if the variable VAR is set
 //! run PROGRAM      run PROGRAM with these arguments, exit as it does
 //! exit CODE        exit with CODE (the end of the plan is exit 0)
+//! connect SOCKET   (Unix) ask the index server at SOCKET its status, as
+//!                  dsh-search does, and print `answered` or `closed`
 //! ```
 
 use std::fmt::Write as _;
@@ -130,6 +132,22 @@ fn run() -> io::Result<u8> {
                     .unwrap_or(98));
             }
             "exit" => return code(arg),
+            #[cfg(unix)]
+            "connect" => {
+                let mut socket = std::os::unix::net::UnixStream::connect(arg)?;
+                let ask = b"\"Status\"";
+                let len = u32::try_from(ask.len()).map_err(|_| bad(step))?;
+                let mut frame = len.to_be_bytes().to_vec();
+                frame.extend_from_slice(ask);
+                socket.set_read_timeout(Some(Duration::from_secs(10)))?;
+                // A server that closes at once may do so before the ask
+                // is written: that is a refusal too.
+                let mut reply = Vec::new();
+                if socket.write_all(&frame).is_ok() {
+                    let _ = socket.read_to_end(&mut reply);
+                }
+                out.write_all(if reply.is_empty() { b"closed\n" } else { b"answered\n" })?;
+            }
             _ => return Err(bad(step)),
         }
     }

@@ -16,6 +16,7 @@
 
 mod cases;
 mod generate;
+mod serve;
 
 use std::collections::BTreeMap;
 use std::fs;
