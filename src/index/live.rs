@@ -15,7 +15,7 @@
 //! A call that cannot wait scans.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -53,8 +53,8 @@ const SETTLE: usize = 3;
 pub struct Live {
     shared: Arc<Shared>,
     /// A directory that holds nothing: what rg searches when no file is a
-    /// candidate.
-    empty: tempfile::TempDir,
+    /// candidate (the server's, in its user's private directory).
+    empty: PathBuf,
 }
 
 struct Shared {
@@ -196,12 +196,9 @@ impl State {
 }
 
 impl Live {
-    pub fn start(settings: &Settings, stop: &Stop) -> Result<Self, String> {
+    pub fn start(settings: &Settings, stop: &Stop, empty: &Path) -> Result<Self, String> {
         let watcher = Watcher::new().map_err(|e| format!("inotify is not available ({e})"))?;
-        let empty = tempfile::Builder::new()
-            .prefix("dsh-search-empty-")
-            .tempdir()
-            .map_err(|e| format!("cannot make an empty directory ({e})"))?;
+        let empty = empty_dir(empty)?;
         let device = tree::file_system(&settings.workdir, u64::MAX).map_err(String::from)?;
         // The walks start at `./`, as rg's (`tree::walk`).
         let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
@@ -322,7 +319,7 @@ impl Live {
                 &ready.content,
                 &query,
                 ready.files.iter().map(|(name, id)| (name.as_slice(), id)),
-                self.empty.path(),
+                &self.empty,
             )
         } else {
             let cached = state.listed.get(&key).map(Arc::clone);
@@ -358,7 +355,7 @@ impl Live {
                         .and_then(|rel| ready.files.reading(&rel));
                     (name.as_slice(), id)
                 }),
-                self.empty.path(),
+                &self.empty,
             )
         };
         if let Some(ready) = &state.ready {
@@ -862,4 +859,23 @@ fn trace(line: impl FnOnce() -> String) {
     }
     #[cfg(not(debug_assertions))]
     let _ = line;
+}
+
+/// `path` as a directory that holds nothing, made if missing. It is never
+/// removed: one per user, it outlives a server killed by a signal without
+/// leaving one behind per server.
+fn empty_dir(path: &Path) -> Result<PathBuf, String> {
+    match std::fs::create_dir(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("cannot make {} ({e})", path.display())),
+    }
+    let holds = std::fs::read_dir(path)
+        .map_err(|e| format!("cannot read {} ({e})", path.display()))?
+        .next()
+        .is_some();
+    if holds || !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(format!("{} is not an empty directory", path.display()));
+    }
+    Ok(path.to_path_buf())
 }

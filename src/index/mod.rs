@@ -57,7 +57,7 @@ mod watch;
 
 use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::request::GrepRequest;
 use crate::settings::{IndexMode, Settings};
@@ -175,14 +175,15 @@ pub struct Index {
 impl Index {
     /// Start building the index of `settings.workdir` in the background
     /// (`--index auto`), or say why there is none. Its own rg runs stop
-    /// on `stop`'s signals.
-    pub fn start(settings: &Settings, mode: IndexMode, stop: &Stop) -> Self {
+    /// on `stop`'s signals; `empty` names a directory that holds nothing
+    /// (made if missing), searched when no file is a candidate.
+    pub fn start(settings: &Settings, mode: IndexMode, stop: &Stop, empty: &Path) -> Self {
         if mode == IndexMode::Off {
             return Self::none(Why::Off);
         }
         #[cfg(target_os = "linux")]
         {
-            match live::Live::start(settings, stop) {
+            match live::Live::start(settings, stop, empty) {
                 Ok(live) => Self {
                     live: Some(live),
                     why_not: Why::NotReady,
@@ -193,7 +194,7 @@ impl Index {
         }
         #[cfg(not(target_os = "linux"))]
         {
-            let _ = (settings, stop);
+            let _ = (settings, stop, empty);
             Self::none(Why::Unavailable(
                 "no watcher here promises that a change is seen before the next call".to_owned(),
             ))

@@ -117,7 +117,8 @@ impl Server {
         // The index walks from `./`, as rg does (`index::tree::walk`).
         std::env::set_current_dir(&settings.workdir)
             .map_err(|e| format!("cannot enter {} ({e})", settings.workdir.display()))?;
-        let index = Index::start(settings, IndexMode::Auto, stop).served();
+        let index =
+            Index::start(settings, IndexMode::Auto, stop, &place.dir.join("empty")).served();
         let shared = Arc::new(Shared {
             index,
             identity: Identity::here(settings.rg.path()),
