@@ -126,6 +126,7 @@ fn main() -> ExitCode {
             out,
         } => timing::index(&dir, runs, bin).and_then(|table| write_out(out.as_deref(), &table)),
     };
+    timing::remove_runtime_dir();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

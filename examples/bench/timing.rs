@@ -20,18 +20,25 @@
 //! 1, as rg does. The result is a Markdown table, printed and written to
 //! `--out`.
 //!
-//! `bench index DIR` times grep as a long-lived `dsh-search --cwd DIR
-//! --explain mcp` answers it from its index (SPEC §11). It starts one
-//! server with `DSH_SEARCH_TEST_INDEX_WAIT_MS` set, so that it serves only
-//! once its index is built, and reports how long that took (from spawn to
-//! the `initialize` reply), the server's RSS then and its peak (`VmHWM`) at
-//! the end. Each case's raw command is derived as above, from the account
-//! of a one-off `dsh-search --explain --index off` run of the same grep.
-//! The rounds alternate a `tools/call` to the server, timed from writing
-//! the request to reading its reply, with the raw command; the `index:`
-//! line of the server's account of each call (answered with N of M files
-//! as candidates, or scanned and why) goes into the table. The server's
-//! stderr is read on a thread of its own, so it never waits on the bench.
+//! `bench index DIR` times grep answered by the tree's index server
+//! (`dsh-search serve`, SPEC §11), asked by an MCP session and by the CLI
+//! (a process per call, its start included). It starts one `dsh-search
+//! --cwd DIR --explain mcp` with `DSH_SEARCH_TEST_INDEX_WAIT_MS` set: the
+//! session starts the tree's server and serves only once its index is
+//! built; the time from spawn to the `initialize` reply is the build's.
+//! Each case's raw command is derived as above, from the account of a
+//! one-off `dsh-search --explain --index off` run of the same grep. The
+//! rounds alternate a `tools/call` to the session (timed from writing the
+//! request to reading its reply), the CLI run and the raw command; the
+//! `index:` lines of the session's and the CLI's accounts (answered by the
+//! server with N of M files as candidates, or scanned and why) go into the
+//! table. Then a second MCP session on the same tree: the RSS of both
+//! sessions and of the one server show that they share one index.
+//! Every dsh-search the bench runs has the bench's own private directory
+//! as `XDG_RUNTIME_DIR` and `DSH_SEARCH_SERVE_AFTER_MS=0`: no server of
+//! the user's answers it, and `bench run` measures scans only. The
+//! session's stderr is read on a thread of its own, so it never waits on
+//! the bench.
 //! Linux only, as the index is (and `/proc`).
 
 use std::env;
@@ -41,6 +48,7 @@ use std::fs;
 use std::io::{BufRead, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -382,6 +390,10 @@ impl<'a> Invocation<'a> {
                 cmd.env_remove(key);
             }
         }
+        cmd.env("DSH_SEARCH_SERVE_AFTER_MS", "0");
+        if let Some(runtime) = RUNTIME.get() {
+            cmd.env("XDG_RUNTIME_DIR", runtime);
+        }
         cmd
     }
 
@@ -581,6 +593,31 @@ fn corpus_line(dir: &Path) -> String {
     }
 }
 
+/// The `XDG_RUNTIME_DIR` of every dsh-search the bench runs: its index
+/// servers' sockets live there, apart from the user's.
+static RUNTIME: OnceLock<PathBuf> = OnceLock::new();
+
+/// [`RUNTIME`], made private (0700) on first use.
+fn runtime_dir() -> Result<&'static Path> {
+    use std::os::unix::fs::DirBuilderExt;
+    if let Some(dir) = RUNTIME.get() {
+        return Ok(dir);
+    }
+    let dir = env::temp_dir().join(format!("dsh-bench-run-{}", std::process::id()));
+    fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&dir)
+        .map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    Ok(RUNTIME.get_or_init(|| dir))
+}
+
+/// Remove [`RUNTIME`], once nothing the bench started is running.
+pub fn remove_runtime_dir() {
+    if let Some(dir) = RUNTIME.get() {
+        let _ = fs::remove_dir_all(dir);
+    }
+}
+
 /// What `bench run` and `bench index` check first: at least one run, the
 /// binary (`--bin`, or the default) and the corpus directory, both made
 /// absolute.
@@ -599,6 +636,7 @@ fn setup(runs: usize, bin: Option<PathBuf>, dir: &Path) -> Result<(PathBuf, Path
     }
     let bin = fs::canonicalize(&bin)?;
     warn_if_stale(&bin);
+    runtime_dir()?;
     let dir =
         fs::canonicalize(dir).map_err(|e| format!("corpus directory {}: {e}", dir.display()))?;
     warn_if_old_corpus(&dir);
@@ -800,25 +838,25 @@ fn thousands(n: u64) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// The index: grep through one long-lived `dsh-search mcp`
+// The index: grep answered by the tree's server, through MCP and the CLI
 // ---------------------------------------------------------------------------
 
-/// How long the server may wait for its index before it serves
-/// (`DSH_SEARCH_TEST_INDEX_WAIT_MS`); the `initialize` reply comes once the
-/// index is built, or once this has passed.
+/// How long the first session may wait for its server's index before it
+/// serves (`DSH_SEARCH_TEST_INDEX_WAIT_MS`); the `initialize` reply comes
+/// once the index is built, or once this has passed.
 const INDEX_WAIT: Duration = Duration::from_secs(600);
-/// How long a call's `--explain` account may take to reach the server's
-/// stderr after its reply (the server queues the account for its stderr
+/// How long a call's `--explain` account may take to reach the session's
+/// stderr after its reply (the session queues the account for its stderr
 /// writer thread before it sends the reply).
 const ACCOUNT_WAIT: Duration = Duration::from_secs(10);
-/// How long the server may take to exit once its stdin is closed.
+/// How long a session or the server may take to exit once told to.
 const EXIT_WAIT: Duration = Duration::from_secs(10);
 /// The protocol revision the bench speaks (`initialize`, legacy era).
 const PROTOCOL: &str = "2025-11-25";
 
-/// A grep timed as a `tools/call` to the server and as the raw rg command
-/// derived from the CLI's `--explain --index off` account of the same
-/// search.
+/// A grep timed as a `tools/call` to a session, as a CLI run and as the
+/// raw rg command derived from the CLI's `--explain --index off` account
+/// of the same search.
 struct IndexCase {
     prepared: Prepared,
     /// The `tools/call` arguments.
@@ -857,24 +895,53 @@ fn overflowed(explained: &Explained) -> bool {
         .is_some_and(|limit| limit.starts_with("--raw-output-max-bytes"))
 }
 
+/// The `index:` line of the CLI's `--explain` account of `case`.
+fn cli_index_line(bin: &Path, case: &Case) -> Result<String> {
+    let invocation = Invocation::dsh_with(bin, &["--explain"], case);
+    let output = invocation.command(&[]).output()?;
+    let account = String::from_utf8_lossy(&output.stderr);
+    account_field(&account, "index")
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            format!(
+                "`{}`: no `index:` line in its account:\n{account}",
+                invocation.describe()
+            )
+            .into()
+        })
+}
+
+/// The server's pid in an `index:` line (`answered by server pid N, …`).
+fn server_pid(index: &str) -> Option<u32> {
+    let rest = index.strip_prefix("answered by server pid ")?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// A `/proc/PID/status` field of process `pid`, in KiB.
+fn proc_kib(pid: u32, field: &str) -> Result<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status"))?;
+    status_kib(&status, field)
+        .ok_or_else(|| format!("no `{field}:` line in /proc/{pid}/status").into())
+}
+
 /// A running `dsh-search --cwd DIR --explain mcp`, spoken to over its stdin
-/// and stdout. Its stderr is read on a thread of its own, so the server
+/// and stdout. Its stderr is read on a thread of its own, so the session
 /// never waits on it, and arrives here line by line.
-struct Server {
+struct Session {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     stderr: Receiver<String>,
-    /// Lines of stderr outside the calls' accounts, such as the server's
-    /// note on its index build.
-    notes: Vec<String>,
     next_id: u64,
 }
 
-impl Server {
-    /// Start the server on `dir` and complete the `initialize` handshake;
+impl Session {
+    /// Start a session on `dir` and complete the `initialize` handshake;
     /// also returns the time from spawn to the `initialize` reply, which
-    /// comes once the index is built.
+    /// comes once the tree's server has built its index.
     fn start(bin: &Path, dir: &Path) -> Result<(Self, Duration)> {
         let invocation = Invocation {
             program: bin.as_os_str(),
@@ -894,11 +961,11 @@ impl Server {
         let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err("the server was started without its pipes".into());
+            return Err("the session was started without its pipes".into());
         };
         let (lines, received) = mpsc::channel();
         let reader = thread::Builder::new()
-            .name("server-stderr".to_owned())
+            .name("session-stderr".to_owned())
             .spawn(move || {
                 let mut stderr = BufReader::new(stderr);
                 let mut line = Vec::new();
@@ -908,19 +975,18 @@ impl Server {
                         Ok(0) | Err(_) => return,
                         Ok(_) => {
                             let text = String::from_utf8_lossy(&line);
-                            // Once nobody listens, the server's stderr is
+                            // Once nobody listens, the session's stderr is
                             // still drained.
                             let _ = lines.send(text.trim_end_matches('\n').to_owned());
                         }
                     }
                 }
             });
-        let mut server = Self {
+        let mut session = Self {
             child,
             stdin: Some(stdin),
             stdout: BufReader::new(stdout),
             stderr: received,
-            notes: Vec::new(),
             next_id: 0,
         };
         reader?;
@@ -929,16 +995,16 @@ impl Server {
             "capabilities": {},
             "clientInfo": {"name": "dsh-search-bench", "version": "0"},
         });
-        server.request("initialize", &params)?;
+        session.request("initialize", &params)?;
         let built = started.elapsed();
-        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
-        Ok((server, built))
+        session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        Ok((session, built))
     }
 
     fn send(&mut self, message: &Value) -> Result<()> {
         let mut line = serde_json::to_vec(message)?;
         line.push(b'\n');
-        let stdin = self.stdin.as_mut().ok_or("the server's stdin is closed")?;
+        let stdin = self.stdin.as_mut().ok_or("the session's stdin is closed")?;
         stdin.write_all(&line)?;
         stdin.flush()?;
         Ok(())
@@ -957,7 +1023,7 @@ impl Server {
         let elapsed = start.elapsed();
         if read == 0 {
             return Err(format!(
-                "{method}: the server closed its stdout ({}); its stderr:\n{}",
+                "{method}: the session closed its stdout ({}); its stderr:\n{}",
                 self.child
                     .try_wait()?
                     .map_or_else(|| "still running".to_owned(), |s| s.to_string()),
@@ -971,7 +1037,7 @@ impl Server {
             return Err(format!("{method}: a reply to another request: {line}").into());
         }
         if reply.get("result").is_none() {
-            return Err(format!("{method}: the server answered {line}").into());
+            return Err(format!("{method}: the session answered {line}").into());
         }
         Ok(elapsed)
     }
@@ -985,7 +1051,7 @@ impl Server {
         let got = account_field(&account, "exit");
         if got != Some(exit.to_string().as_str()) {
             return Err(format!(
-                "grep {arguments}: the server's account says exit {}, the CLI's {exit}:\n{account}",
+                "grep {arguments}: the session's account says exit {}, the CLI's {exit}:\n{account}",
                 got.unwrap_or("(none)")
             )
             .into());
@@ -996,19 +1062,17 @@ impl Server {
 
     /// The `--explain` account of the call just answered: the stderr lines
     /// from its first (`dsh-search --explain: grep`) to its `exit:` line.
-    /// Lines before its first are kept in `notes`.
     fn account(&mut self) -> Result<String> {
         let mut account = String::new();
         loop {
             let line = self.stderr.recv_timeout(ACCOUNT_WAIT).map_err(|_| {
                 format!(
-                    "no complete --explain account on the server's stderr within {} s \
+                    "no complete --explain account on the session's stderr within {} s \
                      of its reply; so far:\n{account}",
                     ACCOUNT_WAIT.as_secs()
                 )
             })?;
             if account.is_empty() && !line.starts_with("dsh-search --explain:") {
-                self.notes.push(line);
                 continue;
             }
             account.push_str(&line);
@@ -1024,19 +1088,9 @@ impl Server {
         self.stderr.try_iter().collect::<Vec<_>>().join("\n")
     }
 
-    /// A `/proc/PID/status` field of the server, in KiB.
-    fn status_kib(&self, field: &str) -> Result<u64> {
-        let status = fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
-        status_kib(&status, field)
-            .ok_or_else(|| format!("no `{field}:` line in /proc/PID/status").into())
-    }
-
-    /// End the server as a client does, by closing its stdin; returns its
-    /// peak RSS (`VmHWM`, KiB), read just before, and the lines of its
-    /// stderr outside the accounts. An error unless it exits with 0 within
-    /// [`EXIT_WAIT`].
-    fn finish(mut self) -> Result<(u64, Vec<String>)> {
-        let peak = self.status_kib("VmHWM")?;
+    /// End the session as a client does, by closing its stdin; an error
+    /// unless it exits with 0 within [`EXIT_WAIT`].
+    fn finish(mut self) -> Result<()> {
         drop(self.stdin.take());
         let until = Instant::now() + EXIT_WAIT;
         let status = loop {
@@ -1045,7 +1099,7 @@ impl Server {
             }
             if Instant::now() > until {
                 return Err(format!(
-                    "the server did not exit within {} s of the end of its input",
+                    "the session did not exit within {} s of the end of its input",
                     EXIT_WAIT.as_secs()
                 )
                 .into());
@@ -1054,20 +1108,18 @@ impl Server {
         };
         if !status.success() {
             return Err(format!(
-                "the server exited with {status}; its stderr:\n{}",
+                "the session exited with {status}; its stderr:\n{}",
                 self.drain_stderr()
             )
             .into());
         }
-        let mut notes = std::mem::take(&mut self.notes);
-        notes.extend(self.stderr.try_iter());
-        Ok((peak, notes))
+        Ok(())
     }
 }
 
-impl Drop for Server {
-    /// A server left running by an error is stopped, so it does not outlive
-    /// the bench.
+impl Drop for Session {
+    /// A session left running by an error is stopped, so it does not
+    /// outlive the bench.
     fn drop(&mut self) {
         if matches!(self.child.try_wait(), Ok(None)) {
             let _ = self.child.kill();
@@ -1076,9 +1128,71 @@ impl Drop for Server {
     }
 }
 
-/// `bench index`: time grep through one `dsh-search mcp` that has built its
-/// index, against raw rg, on the corpus in `dir`; print the table and return
-/// it.
+/// End the index server `pid` (SIGTERM, as `kill` sends it) and wait for
+/// it to go; an error unless it does within [`EXIT_WAIT`].
+fn stop_server(pid: u32) -> Result<()> {
+    Command::new("kill").arg(pid.to_string()).status()?;
+    let until = Instant::now() + EXIT_WAIT;
+    while Path::new(&format!("/proc/{pid}")).exists() {
+        if Instant::now() > until {
+            return Err(format!("the index server {pid} did not exit on SIGTERM").into());
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    Ok(())
+}
+
+/// The server's note on its index build, from its log in the bench's
+/// runtime directory.
+fn build_note() -> Option<String> {
+    let dir = RUNTIME.get()?.join("dsh-search");
+    fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
+        let log = fs::read_to_string(entry.path()).ok()?;
+        log.lines()
+            .find(|l| l.contains(" index of "))
+            .map(|l| l.trim().to_owned())
+    })
+}
+
+/// One case's timings, and every different `index:` line of the
+/// session's and the CLI's accounts.
+#[derive(Default)]
+struct IndexTimings {
+    mcp: Vec<Duration>,
+    cli: Vec<Duration>,
+    raw: Vec<Duration>,
+    seen: Vec<String>,
+}
+
+/// A second MCP session on the tree of `first`, answered by the same
+/// `server`: the RSS (KiB) of both sessions and of the server, once both
+/// have called; both sessions are ended.
+fn two_sessions(
+    bin: &Path,
+    dir: &Path,
+    first: Session,
+    server: u32,
+    cases: &[IndexCase],
+) -> Result<[u64; 3]> {
+    eprintln!("bench: a second MCP session on the same tree");
+    let (mut second, _) = Session::start(bin, dir)?;
+    let rare = cases.first().ok_or("no case")?;
+    let (_, index) = second.grep(&rare.arguments, rare.prepared.explained.exit)?;
+    if server_pid(&index) != Some(server) {
+        return Err(
+            format!("the second session was not answered by server {server}: {index}").into(),
+        );
+    }
+    let rss = [first.child.id(), second.child.id(), server].map(|pid| proc_kib(pid, "VmRSS"));
+    first.finish()?;
+    second.finish()?;
+    let [a, b, c] = rss;
+    Ok([a?, b?, c?])
+}
+
+/// `bench index`: time grep answered by the tree's index server, through
+/// an MCP session and the CLI, against raw rg, on the corpus in `dir`;
+/// print the table and return it.
 pub fn index(dir: &Path, runs: usize, bin: Option<PathBuf>) -> Result<String> {
     let (bin, dir) = setup(runs, bin, dir)?;
     let started = Instant::now();
@@ -1098,12 +1212,11 @@ pub fn index(dir: &Path, runs: usize, bin: Option<PathBuf>) -> Result<String> {
         })
         .collect::<Result<Vec<_>>>()?;
 
-    eprintln!("bench: starting the server; it serves once its index is built");
-    let (mut server, built) = Server::start(&bin, &dir)?;
-    let (rss_built, peak_built) = (server.status_kib("VmRSS")?, server.status_kib("VmHWM")?);
+    eprintln!("bench: an MCP session; it serves once its tree's server has built the index");
+    let (mut session, built) = Session::start(&bin, &dir)?;
     eprintln!("bench: index built in {:.2} s", built.as_secs_f64());
-    let mut timings: Vec<Timings> = cases.iter().map(|_| Timings::default()).collect();
-    let mut accounts: Vec<Vec<String>> = cases.iter().map(|_| Vec::new()).collect();
+    let mut server = None;
+    let mut timings: Vec<IndexTimings> = cases.iter().map(|_| IndexTimings::default()).collect();
     for round in 0..=runs {
         let label = if round == 0 {
             "warm-up".to_owned()
@@ -1111,51 +1224,68 @@ pub fn index(dir: &Path, runs: usize, bin: Option<PathBuf>) -> Result<String> {
             format!("run {round}/{runs}")
         };
         eprintln!("bench: {label}");
-        for ((case, t), seen) in cases.iter().zip(&mut timings).zip(&mut accounts) {
+        for (case, t) in cases.iter().zip(&mut timings) {
             let prepared = &case.prepared;
-            let (mcp, index) = server.grep(&case.arguments, prepared.explained.exit)?;
+            let exit = prepared.explained.exit;
+            let (mcp, index) = session.grep(&case.arguments, exit)?;
+            server = server.or_else(|| server_pid(&index));
+            let cli = Invocation::dsh(&bin, &prepared.case).time(&[exit])?;
             let raw = Invocation::sh(&prepared.raw, &prepared.case.cwd).time(&RAW_OK)?;
-            if !seen.contains(&index) {
-                seen.push(index);
-            }
-            if round > 0 {
-                t.dsh.push(mcp);
+            if round == 0 {
+                let cli_index = format!("CLI {}", cli_index_line(&bin, &prepared.case)?);
+                for seen in [format!("MCP {index}"), cli_index] {
+                    if !t.seen.contains(&seen) {
+                        t.seen.push(seen);
+                    }
+                }
+            } else {
+                t.mcp.push(mcp);
+                t.cli.push(cli);
                 t.raw.push(raw);
             }
         }
     }
-    let (peak, notes) = server.finish()?;
+    let server = server.ok_or("no call was answered by the index server")?;
+    let (server_rss, server_peak) = (proc_kib(server, "VmRSS")?, proc_kib(server, "VmHWM")?);
+    let [first_rss, second_rss, shared_rss] = two_sessions(&bin, &dir, session, server, &cases)?;
+    let note = build_note();
+    stop_server(server)?;
 
     let mut table = String::new();
     let _ = writeln!(table, "{}", machine_line(&bin, runs));
     let _ = writeln!(table, "{}", corpus_line(&dir));
     let _ = write!(
         table,
-        "Server: `dsh-search --cwd DIR --explain mcp`, waiting for its index before it \
-         serves; index built in {:.2} s (from spawn to the `initialize` reply); RSS \
-         {:.1} MiB after the build, peak RSS (`VmHWM`) {:.1} MiB by then and {:.1} MiB \
-         at the end.",
+        "Index server (`dsh-search serve`, started by the first MCP session, which \
+         serves once the index is built): built in {:.2} s (from the session's spawn \
+         to its `initialize` reply); RSS {:.1} MiB after the timed rounds, peak RSS \
+         (`VmHWM`) {:.1} MiB. With two MCP sessions on the tree: the sessions' RSS \
+         {:.1} MiB and {:.1} MiB, the one server's {:.1} MiB.",
         built.as_secs_f64(),
-        mib(rss_built * 1024),
-        mib(peak_built * 1024),
-        mib(peak * 1024)
+        mib(server_rss * 1024),
+        mib(server_peak * 1024),
+        mib(first_rss * 1024),
+        mib(second_rss * 1024),
+        mib(shared_rss * 1024),
     );
-    // The server's own account of its build (with --explain).
-    if let Some(note) = notes.iter().find(|n| n.contains(" index of ")) {
-        let _ = write!(table, " Its own account: `{}`.", note.trim());
+    if let Some(note) = note {
+        let _ = write!(table, " Its log: `{note}`.");
     }
     table.push_str(
-        "\n\n| case | MCP median ms | raw rg median ms | ratio | index |\n\
-         |---|--:|--:|--:|---|\n",
+        "\n\n| case | MCP median ms | CLI median ms | raw rg median ms | MCP ratio | CLI ratio | index |\n\
+         |---|--:|--:|--:|--:|--:|---|\n",
     );
-    for ((case, t), seen) in cases.iter().zip(&mut timings).zip(&accounts) {
-        let (mcp_ms, raw_ms) = (median_ms(&mut t.dsh), median_ms(&mut t.raw));
+    for (case, t) in cases.iter().zip(&mut timings) {
+        let mcp_ms = median_ms(&mut t.mcp);
+        let cli_ms = median_ms(&mut t.cli);
+        let raw_ms = median_ms(&mut t.raw);
         let _ = writeln!(
             table,
-            "| {} | {mcp_ms:.1} | {raw_ms:.1} | {:.2} | {} |",
+            "| {} | {mcp_ms:.1} | {cli_ms:.1} | {raw_ms:.1} | {:.2} | {:.2} | {} |",
             case.prepared.case.name,
             mcp_ms / raw_ms,
-            seen.join("; ")
+            cli_ms / raw_ms,
+            t.seen.join("; ")
         );
     }
     table.push_str(&index_footnotes(&cases));
@@ -1166,16 +1296,17 @@ pub fn index(dir: &Path, runs: usize, bin: Option<PathBuf>) -> Result<String> {
 
 /// What the columns of the index table mean, and every command.
 fn index_footnotes(cases: &[IndexCase]) -> String {
-    let mut out = "\nMCP: one `tools/call` of `grep` on the server's stdin, from writing \
+    let mut out = "\nMCP: one `tools/call` of `grep` on the session's stdin, from writing \
         the request to reading its reply (newline-delimited JSON-RPC, protocol \
-        2025-11-25); the calls run one at a time on the one server, interleaved with \
-        the raw commands. Raw rg: derived, as in `bench run`, from the `sh -c:` line \
+        2025-11-25); the session asks the tree's index server. CLI: `dsh-search --cwd \
+        DIR grep PATTERN`, from spawn to exit, asking the same server. The calls run \
+        one at a time, interleaved with the raw commands. Raw rg: derived, as in `bench run`, from the `sh -c:` line \
         that `dsh-search --explain --index off --cwd DIR grep PATTERN` prints: the \
         script without `--binary` (raw `rg --json`), piped into `head -c CAP` when \
         the raw-output cap stopped that run; under `sh -c` with DIR as current \
-        directory and stdout to /dev/null. Index: the `index:` line of the server's \
-        `--explain` account of the call (every different one, if they differ across \
-        runs); each call's account must report the exit the CLI's did.\n\n"
+        directory and stdout to /dev/null. Index: the `index:` lines of the \
+        session's and the CLI's `--explain` accounts of the call in the warm-up round \
+        (every different one); each call must exit as the `--index off` run did.\n\n"
         .to_owned();
     for case in cases {
         let prepared = &case.prepared;

@@ -41,6 +41,7 @@ use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
 use protocol::Server;
+#[cfg(unix)]
 pub use protocol::tool_result;
 use wire::{Id, Incoming, Received, RpcError};
 

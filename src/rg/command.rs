@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::Path;
 
-use super::quote::{quote, quote_bytes};
+use super::quote::quote;
 use crate::request::{GlobRequest, GrepRequest, Output};
 use crate::tool::VCS_DIRS;
 
@@ -80,7 +80,7 @@ impl Word {
             #[cfg(unix)]
             Self::Path(path) => {
                 use std::os::unix::ffi::OsStrExt;
-                Cow::Owned(quote_bytes(path.as_bytes()))
+                Cow::Owned(super::quote::quote_bytes(path.as_bytes()))
             }
             other => match other.shell() {
                 Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),

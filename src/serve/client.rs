@@ -156,6 +156,13 @@ fn read(stream: &mut UnixStream, wait: Duration) -> Result<Reply, Unanswered> {
 /// what it says in the tree's log file. The index it builds reads at the
 /// lowest priority; the calls it answers do not wait behind that.
 pub fn start(settings: &Settings) -> io::Result<Child> {
+    // Elsewhere a server's index cannot answer (§11): none is started.
+    if !cfg!(target_os = "linux") {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "the index answers on Linux only",
+        ));
+    }
     let place = Place::of(&settings.workdir).map_err(io::Error::other)?;
     let rg = settings
         .rg

@@ -38,6 +38,18 @@ pub struct Identity {
     pub xdg_config_home: Option<String>,
 }
 
+/// The identity of the file at `path` (`place::file_id`); none where
+/// there is no server to compare it with.
+fn file_id(path: &std::path::Path) -> Option<String> {
+    #[cfg(unix)]
+    return super::place::file_id(path);
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
 impl Identity {
     /// This process's, running `settings.rg`.
     pub fn here(rg: Option<&str>) -> Self {
@@ -47,12 +59,10 @@ impl Identity {
             build: format!(
                 "{} {}",
                 env!("CARGO_PKG_VERSION"),
-                exe.as_deref()
-                    .and_then(super::place::file_id)
-                    .unwrap_or_default()
+                exe.as_deref().and_then(file_id).unwrap_or_default()
             ),
             rg: rg.map(str::to_owned),
-            rg_file: rg.and_then(|rg| super::place::file_id(std::path::Path::new(rg))),
+            rg_file: rg.and_then(|rg| file_id(std::path::Path::new(rg))),
             home: var("HOME"),
             xdg_config_home: var("XDG_CONFIG_HOME"),
         }
