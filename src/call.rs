@@ -36,6 +36,7 @@ pub fn respond(
 /// The tree's index server's grep (`serve`): answered from `index` only.
 /// `Err`, with why, when the index would scan: the client then scans
 /// itself, and the server never spends a scan's time on a call.
+#[cfg_attr(not(unix), allow(dead_code, reason = "only Unix has a server"))]
 pub fn respond_from_index(
     args: Arguments,
     settings: &Settings,
@@ -166,6 +167,7 @@ fn save(report: &Report, settings: &Settings, incomplete: Option<&str>) -> Spill
 /// index server (doc/SPEC.md §11).
 pub enum Served {
     /// The server answered: what to print (or send), as is.
+    #[cfg_attr(not(unix), allow(dead_code, reason = "only Unix has a server"))]
     Answered(crate::serve::wire::Answer),
     /// Run here: the scan, with the index that says why (for
     /// `--explain`; `None` for what the index never concerns); `absent`

@@ -599,13 +599,14 @@ static RUNTIME: OnceLock<PathBuf> = OnceLock::new();
 
 /// [`RUNTIME`], made private (0700) on first use.
 fn runtime_dir() -> Result<&'static Path> {
-    use std::os::unix::fs::DirBuilderExt;
     if let Some(dir) = RUNTIME.get() {
         return Ok(dir);
     }
     let dir = env::temp_dir().join(format!("dsh-bench-run-{}", std::process::id()));
-    fs::DirBuilder::new()
-        .mode(0o700)
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
         .create(&dir)
         .map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     Ok(RUNTIME.get_or_init(|| dir))

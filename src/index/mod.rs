@@ -164,6 +164,7 @@ impl Plan {
 }
 
 /// The index of one server's workdir, or the reason there is none.
+#[cfg_attr(not(unix), allow(dead_code, reason = "only Unix has a server"))]
 pub struct Index {
     #[cfg(target_os = "linux")]
     live: Option<live::Live>,
@@ -172,6 +173,7 @@ pub struct Index {
     server: Option<u32>,
 }
 
+#[cfg_attr(not(unix), allow(dead_code, reason = "only Unix has a server"))]
 impl Index {
     /// Start building the index of `settings.workdir` in the background
     /// (`--index auto`), or say why there is none. Its own rg runs stop

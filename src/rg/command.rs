@@ -75,6 +75,7 @@ impl Word {
     }
 
     /// The word in a POSIX shell script, byte for byte.
+    #[cfg(unix)]
     fn shell_bytes(&self) -> Cow<'_, [u8]> {
         match self {
             #[cfg(unix)]

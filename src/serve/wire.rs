@@ -11,6 +11,9 @@
 //! [`Reply::Scan`] / [`Reply::Refused`] at once, and the client scans),
 //! then [`Reply::Answer`]: the very bytes the client prints, or the MCP
 //! result it sends.
+//!
+//! The wire is portable; only Unix has a server to speak it with.
+#![cfg_attr(not(unix), allow(dead_code))]
 
 use std::io::{self, Read, Write};
 

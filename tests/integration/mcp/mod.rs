@@ -129,6 +129,7 @@ impl Server {
 
     /// The same, with stderr a pipe nobody reads: once it is full, every
     /// write to it blocks (its `finish` gives an empty stderr).
+    #[cfg(unix)]
     pub fn spawn_with_stderr_unread(cmd: std::process::Command) -> Self {
         Self::spawn_reading(cmd, Stdio::piped(), false)
     }
