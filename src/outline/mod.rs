@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use ignore::types::{Types, TypesBuilder};
-use tree_sitter::{Node, ParseOptions, Parser};
+use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
 use crate::stop::Budget;
 use languages::LANGUAGES;
@@ -89,6 +89,21 @@ pub enum Unparsed {
     Failed,
 }
 
+/// The lines a call shows (function context's page): only their holders
+/// must be exact, so the parse may stop short of the end of the file.
+#[derive(Debug, Clone, Copy)]
+pub struct Needed {
+    /// The last line (1-based) whose holder is shown.
+    pub last: u64,
+    /// How many lines before itself a line past `last` shows when no
+    /// definition holds it (the context asked for): it must not reach
+    /// back to `last`.
+    pub reach: u64,
+}
+
+/// How far past the last needed line a shortened parse reads.
+const PREFIX_MARGIN: usize = 32 * 1024;
+
 /// What holds each of `lines` (1-based, in any order) in `source`,
 /// parsed as `language`, within `budget`. The parse, and the walk and
 /// sweep after it (see `walk`), stop when the budget says so and when the
@@ -99,9 +114,48 @@ pub fn definitions(
     lines: &[u64],
     budget: Budget<'_>,
 ) -> Result<Vec<Holder>, Unparsed> {
+    definitions_for(source, language, lines, None, budget)
+}
+
+/// [`definitions`]; with `needed`, only the source up to a margin past `needed.last` may be
+/// parsed, when that gives what the whole parse gives (see
+/// [`from_prefix`]); the lines past what it could vouch for are then
+/// [`Holder::Outside`], never shown.
+pub fn definitions_for(
+    source: &[u8],
+    language: Language,
+    lines: &[u64],
+    needed: Option<Needed>,
+    budget: Budget<'_>,
+) -> Result<Vec<Holder>, Unparsed> {
     if source.len() > MAX_PARSE_BYTES {
         return Err(Unparsed::TooBig);
     }
+    let rows: Vec<usize> = lines
+        .iter()
+        .map(|&line| usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX))
+        .collect();
+    if let Some(needed) = needed {
+        let shorter = source.len() / 4 * 3;
+        let prefix = from_prefix(
+            source,
+            language,
+            &rows,
+            needed,
+            PREFIX_MARGIN,
+            shorter,
+            budget,
+        )?;
+        if let Some(holders) = prefix {
+            return Ok(holders);
+        }
+    }
+    let tree = parse(source, language, budget)?;
+    walk::holders(tree.root_node(), language, source, &rows, budget)
+}
+
+/// `source` parsed as `language`, within `budget`.
+fn parse(source: &[u8], language: Language, budget: Budget<'_>) -> Result<Tree, Unparsed> {
     let mut parser = Parser::new();
     parser
         .set_language(&language.grammar())
@@ -121,18 +175,106 @@ pub fn definitions(
         None,
         Some(ParseOptions::new().progress_callback(&mut progress)),
     );
-    let Some(tree) = tree else {
-        return Err(if late {
-            Unparsed::TooSlow
-        } else {
-            Unparsed::Failed
-        });
+    tree.ok_or(if late {
+        Unparsed::TooSlow
+    } else {
+        Unparsed::Failed
+    })
+}
+
+/// The holders of `rows` from a parse of the start of `source` only (to
+/// the end of the line `margin` bytes past the last needed row's end,
+/// if that is `shorter` than the whole), when it can vouch for every row
+/// `needed` asks for; `None` when the whole must be parsed.
+///
+/// A parser reads left to right: the top-level nodes it has finished
+/// before the last one of the prefix (and the comments and attributes
+/// right above that one, which may belong to it) are the nodes a parse of
+/// the whole file finishes there too. So the prefix vouches for the rows
+/// above that last block of nodes, when none of the nodes above it holds
+/// a syntax error and each needed row's definition ends above it. The
+/// rows below are answered [`Holder::Outside`]: shown with the context
+/// asked for, each reaches back `needed.reach` lines at most, which must
+/// stay below the needed rows (a shown row's window spans no further
+/// than the rows after it reach). `tests::a_prefix_parse_answers_as_the_whole`
+/// checks this against whole parses of every fixture at every length.
+fn from_prefix(
+    source: &[u8],
+    language: Language,
+    rows: &[usize],
+    needed: Needed,
+    margin: usize,
+    shorter: usize,
+    budget: Budget<'_>,
+) -> Result<Option<Vec<Holder>>, Unparsed> {
+    let last = usize::try_from(needed.last.saturating_sub(1)).unwrap_or(usize::MAX);
+    let reach = usize::try_from(needed.reach).unwrap_or(usize::MAX);
+    let Some(after_last) = memchr::memchr_iter(b'\n', source).nth(last) else {
+        return Ok(None);
     };
-    let rows: Vec<usize> = lines
-        .iter()
-        .map(|&line| usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX))
-        .collect();
-    walk::holders(tree.root_node(), language, source, &rows, budget)
+    let cut = after_last.saturating_add(margin);
+    let Some(cut) =
+        memchr::memchr(b'\n', source.get(cut..).unwrap_or_default()).map(|i| cut + i + 1)
+    else {
+        return Ok(None);
+    };
+    if cut >= shorter {
+        return Ok(None);
+    }
+    let prefix = &source[..cut];
+    let tree = parse(prefix, language, budget)?;
+    let root = tree.root_node();
+    let Some(stable) = stable_rows(root) else {
+        return Ok(None);
+    };
+    let past = |row: usize| row >= stable;
+    if past(last)
+        || rows
+            .iter()
+            .any(|&r| past(r) && r.saturating_sub(reach) <= last)
+    {
+        return Ok(None);
+    }
+    let inside: Vec<usize> = rows.iter().copied().filter(|&r| !past(r)).collect();
+    let mut found = walk::holders(root, language, prefix, &inside, budget)?.into_iter();
+    let mut holders = Vec::with_capacity(rows.len());
+    for &row in rows {
+        if past(row) {
+            holders.push(Holder::Outside);
+            continue;
+        }
+        match found.next() {
+            Some(Holder::Definition(d))
+                if usize::try_from(d.end_line).is_ok_and(|end| end <= stable) =>
+            {
+                holders.push(Holder::Definition(d));
+            }
+            Some(Holder::Outside) => holders.push(Holder::Outside),
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(holders))
+}
+
+/// The rows of a prefix's parse (`root`) that the rest of the file cannot
+/// change: those above its last top-level node and the nodes right above
+/// it with no blank line between (a comment or attribute of its); `None`
+/// when there are none, or a node among them holds a syntax error.
+fn stable_rows(root: Node<'_>) -> Option<usize> {
+    let mut cursor = root.walk();
+    let children: Vec<Node<'_>> = root.children(&mut cursor).collect();
+    let mut first = children.len().checked_sub(1)?;
+    while first > 0 && children[first].start_position().row <= last_row(children[first - 1]) + 1 {
+        first -= 1;
+    }
+    if first == 0
+        || children[..first]
+            .iter()
+            .any(|c| c.has_error() || c.is_missing())
+    {
+        return None;
+    }
+    Some(children[first].start_position().row)
 }
 
 /// Whether function context's work for a call should stop now: its
@@ -173,6 +315,56 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(60),
             stop: STOP.get_or_init(Stop::new),
         }
+    }
+
+    #[test]
+    fn a_prefix_parse_answers_as_the_whole() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in [
+            "tests/integration/fixtures/function_context",
+            "fuzz/corpus/outline",
+        ] {
+            if let Ok(entries) = std::fs::read_dir(root.join(dir)) {
+                files.extend(entries.flatten().map(|e| e.path()));
+            }
+        }
+        files.sort();
+        let mut shortened = 0;
+        for path in files {
+            let name = path.to_string_lossy().into_owned();
+            let (Some(language), Ok(source)) = (language_of(&name), std::fs::read(&path)) else {
+                continue;
+            };
+            let count = memchr::memchr_iter(b'\n', &source).count();
+            let lines: Vec<u64> = (1..=count as u64).collect();
+            let rows: Vec<usize> = (0..count).collect();
+            let Ok(whole) = definitions(&source, language, &lines, soon()) else {
+                continue;
+            };
+            for last in 1..=count as u64 {
+                for (reach, margin) in [(0, 0), (2, 0), (0, 64)] {
+                    let needed = Needed { last, reach };
+                    let shorter = source.len();
+                    let Some(found) =
+                        from_prefix(&source, language, &rows, needed, margin, shorter, soon())
+                            .unwrap()
+                    else {
+                        continue;
+                    };
+                    shortened += 1;
+                    for (row, (got, want)) in found.iter().zip(&whole).enumerate() {
+                        assert!(
+                            got == want || (row as u64 >= last && *got == Holder::Outside),
+                            "{name}: line {} parsed to {margin} bytes past line {last}: \
+                             {got:?}, the whole parse {want:?}",
+                            row + 1
+                        );
+                    }
+                }
+            }
+        }
+        assert!(shortened > 100, "the prefix was used {shortened} times");
     }
 
     #[test]

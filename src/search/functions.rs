@@ -53,8 +53,10 @@ pub fn apply(
         if matches == 0 || these.end <= entries.start || these.start >= entries.end {
             continue;
         }
+        // The last of the file's matched lines the page can show.
+        let last = entries.end.min(these.end) - these.start - 1;
         if budget.check().is_err()
-            || outline_file(file, workdir, context, line_cap, budget).is_none()
+            || outline_file(file, last, workdir, context, line_cap, budget).is_none()
         {
             for line in file.lines.iter_mut().filter(|l| l.matched) {
                 line.unparsed = true;
@@ -63,10 +65,12 @@ pub fn apply(
     }
 }
 
-/// The file's definitions and windows; `None` when it cannot be parsed
-/// (or the budget ran out), the file as it was.
+/// The file's definitions and windows, exact for its matched lines up to
+/// the `last` (0-based, among them) and for the windows of those; `None`
+/// when it cannot be parsed (or the budget ran out), the file as it was.
 fn outline_file(
     file: &mut FileLines,
+    last: usize,
     workdir: &Path,
     context: Context,
     line_cap: usize,
@@ -84,7 +88,14 @@ fn outline_file(
         .filter(|l| l.matched)
         .map(|l| l.number)
         .collect();
-    let holders = outline::definitions(&source, language, &matched, budget).ok()?;
+    // The page's windows reach no further than the matches after them
+    // reach back: past `last`, a match without a definition reaches back
+    // `before` lines (`outline::Needed`).
+    let needed = matched.get(last).map(|&last| outline::Needed {
+        last,
+        reach: context.before as u64,
+    });
+    let holders = outline::definitions_for(&source, language, &matched, needed, budget).ok()?;
     let lines = line_starts(&source);
     let last = lines.len() as u64;
     // Each match's lines, and the context lines they show.

@@ -253,3 +253,119 @@ fn a_file_where_every_function_matches_is_parsed_once() {
          (The complete result could not be saved; narrow pattern, path, or include to see more.)\n",
     );
 }
+
+/// A long file of `language`: `count` blocks, each a definition (nested
+/// in some), a doc comment or attribute above some, a line of code
+/// between some, each block with lines holding `needle`.
+fn long_source(language: &str, count: usize) -> String {
+    let mut text = String::new();
+    for i in 0..count {
+        let _ = match (language, i % 4) {
+            ("py", 0) => writeln!(
+                text,
+                "# The {i}th.\n@cached\ndef f_{i}(x):\n    return x  # needle\n"
+            ),
+            ("py", 1) => writeln!(
+                text,
+                "class C{i}:\n    \"\"\"needle doc\"\"\"\n    def m(self):\n        return {i}  # needle\n"
+            ),
+            ("py", 2) => writeln!(text, "X_{i} = {i}  # needle\n"),
+            ("py", _) => writeln!(
+                text,
+                "def g_{i}():\n    def inner():\n        return 1  # needle\n    return inner\n\n"
+            ),
+            ("rs", 0) => writeln!(
+                text,
+                "/// The {i}th, a needle.\n#[inline]\nfn f_{i}() -> u32 {{\n    {i} // needle\n}}\n"
+            ),
+            ("rs", 1) => writeln!(
+                text,
+                "impl T{i} {{\n    fn m(&self) -> u32 {{\n        {i} // needle\n    }}\n}}\n"
+            ),
+            ("rs", 2) => writeln!(text, "const X_{i}: u32 = {i}; // needle\n"),
+            ("rs", _) => writeln!(
+                text,
+                "mod m_{i} {{\n    pub fn g() {{\n        let _ = 1; // needle\n    }}\n}}\n"
+            ),
+            ("js", 0) => writeln!(
+                text,
+                "/** The {i}th. */\nfunction f_{i}(x) {{\n  return x; // needle\n}}\n"
+            ),
+            ("js", 1) => writeln!(
+                text,
+                "class C{i} {{\n  m() {{\n    return {i}; // needle\n  }}\n}}\n"
+            ),
+            ("js", 2) => writeln!(text, "const x_{i} = () => {i}; // needle\n"),
+            (_, _) => writeln!(
+                text,
+                "export const g_{i} = function () {{\n  return 1; // needle\n}};\n"
+            ),
+        };
+    }
+    text
+}
+
+#[test]
+fn a_page_of_a_long_file_shows_what_a_whole_parse_shows() {
+    // A page needs the definitions of its own matches only, and only the
+    // start of a long file is parsed for them (outline::Needed); the page
+    // must be the one a parse of the whole gives, which a call whose
+    // result is saved whole gets (SPEC §5: the whole result is parsed).
+    let t = TestDir::new();
+    let spill = t.mkdir("spill");
+    let spill = spill.to_string_lossy();
+    for language in ["py", "rs", "js"] {
+        let name = format!("long.{language}");
+        t.write(&name, long_source(language, 3000));
+        for extra in [
+            &[][..],
+            &["-B", "2"],
+            &["-A", "1", "-B", "4"],
+            &["--offset", "40"],
+            &["-B", "3", "--limit", "5", "--offset", "7"],
+        ] {
+            for format in ["text", "json"] {
+                let mut args = vec!["--format", format, "grep", "needle", "-W", &name];
+                args.extend_from_slice(extra);
+                let page = t.run(&args);
+                let mut saved = vec!["--spill-dir", &spill];
+                saved.extend_from_slice(&args);
+                let whole = t.run(&saved);
+                let (page_out, whole_out) = (
+                    String::from_utf8_lossy(&page.stdout).into_owned(),
+                    String::from_utf8_lossy(&whole.stdout).into_owned(),
+                );
+                let shown = |out: &str| -> String {
+                    if format == "json" {
+                        let mut value: serde_json::Value =
+                            serde_json::from_str(out).unwrap_or_default();
+                        if let Some(object) = value.as_object_mut() {
+                            object.retain(|key, _| key == "files" || key == "total_matches");
+                        }
+                        value.to_string()
+                    } else {
+                        out.lines()
+                            .filter(|l| {
+                                !l.starts_with("(The complete result")
+                                    && !l.starts_with("(Full grep result")
+                            })
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    }
+                };
+                assert!(
+                    page.status.code() == Some(0) && shown(&page_out).contains("needle"),
+                    "{page:?}"
+                );
+                assert_eq!(
+                    shown(&page_out),
+                    shown(&whole_out),
+                    "the page of {} differs from the page of {}:\n{}",
+                    page.describe(),
+                    whole.describe(),
+                    crate::harness::line_diff(&shown(&whole_out), &shown(&page_out))
+                );
+            }
+        }
+    }
+}
