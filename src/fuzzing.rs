@@ -525,6 +525,19 @@ const LANGUAGES: [Language; 9] = [
     Language::Cpp,
 ];
 
+/// An input of [`outline`] for the file `name` holding `source`: the
+/// byte that picks the language function context gives `name`, then
+/// `source`. `None` when no parser reads such a file. How the fuzz seeds
+/// are made from the test fixtures.
+#[must_use]
+pub fn outline_seed(name: &str, source: &[u8]) -> Option<Vec<u8>> {
+    let language = crate::outline::language_of(name)?;
+    let pick = LANGUAGES.iter().position(|&l| l == language)?;
+    let mut seed = vec![u8::try_from(pick).ok()?];
+    seed.extend_from_slice(source);
+    Some(seed)
+}
+
 /// Target `outline`: the first byte picks a language (of `LANGUAGES`),
 /// the rest is a file as function context parses it (SPEC §4), asked for
 /// what holds every third line and the line past the end, in order and
