@@ -76,12 +76,6 @@ pub fn search(
             grep::search(r, settings, budget, plan)
         }
     };
-    // Tests only: a defect in our own work after rg ended, on purpose.
-    #[cfg(debug_assertions)]
-    crate::watchdog::test_stall(match request {
-        Request::Glob(r) => &r.pattern,
-        Request::Grep(r) => &r.pattern,
-    });
     let rg_version = match (settings.explain, settings.rg.path()) {
         (true, Some(rg)) => process::version(rg, &settings.workdir, budget),
         _ => None,
