@@ -72,6 +72,9 @@ fn respond_planned(
     let (body, explain) = match args.request {
         Ok(request) => {
             let outcome = search::search(&request, settings, stop, plan);
+            // Debug builds' test hook: a defect after rg ended, on purpose.
+            #[cfg(debug_assertions)]
+            crate::watchdog::test_stall(&request);
             let body = body(tool, outcome.result, settings);
             let explain = settings.explain.then(|| {
                 explain::render(&explain::Facts {

@@ -8,7 +8,7 @@
 //! it, holding std's stderr lock, so that every later write (the
 //! watchdog's own note among them) would block behind it.
 //!
-//! So nothing here writes on the caller's thread. [`write`] puts the text
+//! So nothing here writes on the caller's thread. [`write()`] puts the text
 //! on a bounded queue ([`QUEUE_BYTES`]) that one writer thread empties
 //! into stderr; a text that does not fit is dropped and counted, and the
 //! writer says how many were dropped once stderr takes text again. Order
@@ -134,7 +134,7 @@ pub fn write(text: &str) {
     queue.queued.notify_one();
 }
 
-/// Write `line` and a newline to stderr, as [`write`] does.
+/// Write `line` and a newline to stderr, as [`write()`] does.
 pub fn note(line: &str) {
     write(&format!("{line}\n"));
 }

@@ -30,12 +30,14 @@ use crate::arguments;
 use crate::call;
 use crate::locate::{Rg, RgMissing, RgSource};
 use crate::mcp;
+use crate::outline::Language;
 use crate::render;
 use crate::request::{Context, GlobRequest, GrepRequest, Output, Page, Request};
 use crate::response::{Body, Response};
 use crate::rg::command::{self, CommandLine, Probe};
+use crate::search::replay::{self, Replay, TRUNCATED_MARK, WINDOW_MARK};
 use crate::search::report::{Items, Report};
-use crate::search::{self, Ending, Replay, RgExit, TRUNCATED_MARK, WINDOW_MARK};
+use crate::search::{self, Ending, RgExit};
 use crate::settings::{DEFAULT_LIMITS, DEFAULT_TIMEOUT_MS, Format, GlobSort, Limits, Settings};
 use crate::stop::{Halt, Stop};
 use crate::tool::Tool;
@@ -359,7 +361,7 @@ pub fn rg_output(data: &[u8]) {
         chunk: [1, 7, 64, usize::MAX][usize::from(mode >> 6)],
         ending,
         record_bound: if mode & 0x20 == 0 {
-            search::record_bound(line_cap.get())
+            replay::record_bound(line_cap.get())
         } else {
             SMALL_RECORD_BOUND
         },
@@ -370,7 +372,7 @@ pub fn rg_output(data: &[u8]) {
         Request::Grep(_) => Tool::Grep,
     };
     let stop = Stop::new();
-    let result = search::replay(&request, &settings, &stop, replay);
+    let result = replay::run(&request, &settings, &stop, replay);
     let response = Response {
         tool: Some(tool),
         body: call::body(tool, result, &settings),
@@ -509,19 +511,45 @@ fn check_no_control(text: &str, previews: &[String]) {
     }
 }
 
-/// Target `outline`: the first byte picks a language, the rest is a file
-/// as function context parses it (SPEC §4), asked for what holds every
-/// third line and the line past the end, in order and then backwards. The
-/// parse ends (by the deadline at the latest); a definition found holds
-/// its line and its signature line, and has a kind; the order the lines
-/// are asked in changes no answer.
+/// The languages [`outline`]'s first byte picks from, by its value modulo
+/// their number.
+const LANGUAGES: [Language; 9] = [
+    Language::Rust,
+    Language::Python,
+    Language::JavaScript,
+    Language::TypeScript,
+    Language::Tsx,
+    Language::Go,
+    Language::Java,
+    Language::C,
+    Language::Cpp,
+];
+
+/// An input of [`outline`] for the file `name` holding `source`: the
+/// byte that picks the language function context gives `name`, then
+/// `source`. `None` when no parser reads such a file. How the fuzz seeds
+/// are made from the test fixtures.
+#[must_use]
+pub fn outline_seed(name: &str, source: &[u8]) -> Option<Vec<u8>> {
+    let language = crate::outline::language_of(name)?;
+    let pick = LANGUAGES.iter().position(|&l| l == language)?;
+    let mut seed = vec![u8::try_from(pick).ok()?];
+    seed.extend_from_slice(source);
+    Some(seed)
+}
+
+/// Target `outline`: the first byte picks a language (of `LANGUAGES`),
+/// the rest is a file as function context parses it (SPEC §4), asked for
+/// what holds every third line and the line past the end, in order and
+/// then backwards. The parse ends (by the deadline at the latest); a
+/// definition found holds its line and its signature line, and has a kind;
+/// the order the lines are asked in changes no answer.
 pub fn outline(data: &[u8]) {
     use crate::outline::Holder;
     let Some((&pick, source)) = data.split_first() else {
         return;
     };
-    let language =
-        crate::outline::Language::ALL[usize::from(pick) % crate::outline::Language::ALL.len()];
+    let language = LANGUAGES[usize::from(pick) % LANGUAGES.len()];
     let last = memchr::memchr_iter(b'\n', source).count() as u64 + 2;
     let lines: Vec<u64> = (1..=last).step_by(3).chain([last]).collect();
     let stop = crate::stop::Stop::new();

@@ -1,6 +1,7 @@
-//! dsh-search as a library: the binary's one entry point, [`run`], and
-//! a hidden seam for the fuzz targets ([`fuzzing`]). Every module stays
-//! private; the command-line tool and the MCP server are the interface.
+//! dsh-search as a library: the binary's one entry point, [`run`], and,
+//! with the `fuzzing` feature only, a hidden seam for the fuzz targets
+//! (`fuzzing`). Every module stays private; the command-line tool and the
+//! MCP server are the interface.
 //!
 //! [`run`] parses the command line, runs one tool call (under the
 //! watchdog, `watchdog.rs`) or the schema, the MCP server, the generator,
@@ -14,6 +15,7 @@ mod diag;
 mod error;
 mod escape;
 mod explain;
+#[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
 mod generate;

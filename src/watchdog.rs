@@ -146,19 +146,25 @@ fn give_up(stop: &Stop, worker: Option<JoinHandle<()>>) -> GaveUp {
     GaveUp { halt, worker }
 }
 
-/// Test hook, in debug builds only (the tests' builds): with
-/// `DSH_SEARCH_TEST_STALL` set to `MODE` or `MODE:PATTERN`, the search (of
-/// `pattern`, when one is named) stalls after rg has ended, as a defect in
-/// dsh-search's own work would, so the tests can show that the watch ends
-/// the call anyway. `spin` spins for ever and looks at nothing; `checked`
-/// spins until [`stop::unwanted`] (a defect in a loop that looks); `say`
-/// does not stall (a test tells a binary with the hook from one without,
-/// such as a release build, by it). It says on stderr what it does.
-/// Release builds have no such variable.
+/// Test hook, in debug builds only (the tests' builds), called once per
+/// tool call, after its search (`call.rs`): with `DSH_SEARCH_TEST_STALL`
+/// set to `MODE` or `MODE:PATTERN`, the call (of a request whose pattern
+/// is `PATTERN`, when one is named) stalls after rg has ended, as a defect
+/// in dsh-search's own work would, so the tests can show that the watch
+/// ends the call anyway. `spin` spins for ever and looks at nothing;
+/// `checked` spins until [`stop::unwanted`] (a defect in a loop that
+/// looks); `say` does not stall (a test tells a binary with the hook from
+/// one without, such as a release build, by it). It says on stderr what it
+/// does. Release builds have no such variable.
 #[cfg(debug_assertions)]
-pub fn test_stall(pattern: &str) {
+pub fn test_stall(request: &crate::request::Request) {
+    use crate::request::Request;
     let Ok(plan) = std::env::var("DSH_SEARCH_TEST_STALL") else {
         return;
+    };
+    let pattern = match request {
+        Request::Glob(r) => &r.pattern,
+        Request::Grep(r) => &r.pattern,
     };
     let (mode, only) = match plan.split_once(':') {
         Some((mode, only)) => (mode, Some(only)),

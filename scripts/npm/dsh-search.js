@@ -9,13 +9,18 @@
 // beside the binary in the same package, where dsh-search looks for it
 // before PATH (SPEC §2 "Which rg runs").
 //
-// Exit status: the binary's own (SPEC §6: 0 results, 1 nothing found, ...).
-// When the binary dies by a signal, 6, the code of an interrupted call.
-// SIGINT, SIGTERM and SIGHUP (and the other signals dsh-search handles,
-// SPEC §6) are passed on to it, so it ends its search as it would had it
-// got them itself: stops rg and exits 6. On Windows console events reach
-// every process of the console, the binary included (SPEC §10), so the
-// launcher only waits for it. When there is no binary for this platform,
+// Exit status: the binary's own, so that running it through the launcher
+// looks the same to whoever started it (SPEC §6). Signals dsh-search
+// handles are passed on to it, and it answers them as had it got them
+// itself: SIGINT, SIGTERM and SIGHUP stop rg and end the call with exit 6,
+// which the launcher then exits with; SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM
+// and SIGXCPU stop rg, then dsh-search dies by the same signal. When the
+// binary dies by a signal, that one or any other (SIGKILL), the launcher
+// dies by it too, its own handlers removed; should the signal not end it
+// (or on Windows), it exits 128 + the signal's number, as a shell reports
+// such a death. On Windows console events reach every process of the
+// console, the binary included (SPEC §10), so the launcher only waits for
+// it. When there is no binary for this platform,
 // or it cannot be started, the launcher says why and which platforms have
 // a package on stderr, and exits 4: the search could not run, as when rg
 // is missing (SPEC §6). Not on stdout: in an MCP session that is the
@@ -27,6 +32,7 @@
 'use strict';
 
 const childProcess = require('child_process');
+const os = require('os');
 const path = require('path');
 
 // Scoped: only the owners of the npm scope `@dsh-search` can publish a
@@ -134,7 +140,26 @@ function main() {
 
   child.on('error', cannotRun);
   child.on('exit', (code, signal) => {
-    process.exit(signal === null && code !== null ? code : EXIT_INTERRUPTED);
+    if (signal === null) {
+      // Node sets one of the two; should it set neither, 6, interrupted.
+      process.exit(code === null ? EXIT_INTERRUPTED : code);
+    }
+    // Killed by `signal`: die by it as well, as dsh-search itself did
+    // (SPEC §6), with nothing of the launcher's catching it. A signal sent
+    // to the process itself is delivered before kill() returns. Not
+    // SIGUSR1: with no listener Node may take it as the call to start its
+    // inspector. Windows has no such deaths.
+    for (const s of forwarded) {
+      process.removeAllListeners(s);
+    }
+    if (process.platform !== 'win32' && signal !== 'SIGUSR1') {
+      try {
+        process.kill(process.pid, signal);
+      } catch (e) {
+        // A signal Node will not send: the number below.
+      }
+    }
+    process.exit(128 + (os.constants.signals[signal] || 0));
   });
 }
 

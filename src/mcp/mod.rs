@@ -355,6 +355,7 @@ fn next_look(input: &mut impl BufRead, shared: &Shared) -> Option<Look> {
 /// thread's); the one thread serves every call, since starting one per
 /// call would cost more than the serving. A panic there is this
 /// function's.
+#[cfg(feature = "fuzzing")]
 pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
     type Served = std::thread::Result<Vec<String>>;
     type Work = (Vec<u8>, Settings, mpsc::Sender<Served>);
@@ -386,6 +387,7 @@ pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
     }
 }
 
+#[cfg(feature = "fuzzing")]
 fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let stop = Arc::new(Stop::new());
     let shared = Shared::new(&stop);

@@ -33,19 +33,6 @@ pub const LANGUAGES: [(Language, &str); 8] = [
 ];
 
 impl Language {
-    /// Every language, in declaration order (the fuzz target's choice).
-    pub const ALL: [Language; 9] = [
-        Language::Rust,
-        Language::Python,
-        Language::JavaScript,
-        Language::TypeScript,
-        Language::Tsx,
-        Language::Go,
-        Language::Java,
-        Language::C,
-        Language::Cpp,
-    ];
-
     /// TypeScript's JSX files have a grammar of their own.
     pub fn refine(self, path: &str) -> Self {
         let tsx = std::path::Path::new(path)

@@ -9,10 +9,12 @@
 //!   own process group, its exit status and any signal that killed it come
 //!   back unchanged, and the parent-death signal the runner sets lands on
 //!   rg itself.
-//! - Windows (SPEC §10): rg is started directly with [`CommandLine::args`], each
+//! - Windows (SPEC §10): rg is started directly with `CommandLine::args`, each
 //!   model value one argument, so nothing is quoted and nothing can be
-//!   injected; [`CommandLine::windows_command_line`] is the command line that
-//!   carries them, as `CreateProcessW` receives it.
+//!   injected; `CommandLine::windows_command_line` is the command line that
+//!   carries them, as `CreateProcessW` receives it. (Each form is built
+//!   where it runs, and for the tests and the fuzz targets, which check
+//!   both.)
 //!
 //! Either way the words are the same: the argument list is built here
 //! once, and only its rendering differs.
@@ -21,6 +23,7 @@ use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::Path;
 
+#[cfg(any(unix, test, feature = "fuzzing"))]
 use super::quote::quote;
 use crate::request::{GlobRequest, GrepRequest, Output};
 use crate::tool::VCS_DIRS;
@@ -54,6 +57,7 @@ impl Word {
     }
 
     /// The argument as rg receives it.
+    #[cfg(any(windows, test, feature = "fuzzing"))]
     fn arg(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
@@ -65,6 +69,7 @@ impl Word {
 
     /// The word in a POSIX shell script, as shown (a path that is not
     /// UTF-8 lossily).
+    #[cfg(any(unix, test, feature = "fuzzing"))]
     fn shell(&self) -> Cow<'_, str> {
         match self {
             Self::Flag(flag) => Cow::Borrowed(flag),
@@ -78,7 +83,6 @@ impl Word {
     #[cfg(unix)]
     fn shell_bytes(&self) -> Cow<'_, [u8]> {
         match self {
-            #[cfg(unix)]
             Self::Path(path) => {
                 use std::os::unix::ffi::OsStrExt;
                 Cow::Owned(super::quote::quote_bytes(path.as_bytes()))
@@ -109,17 +113,20 @@ impl CommandLine {
     }
 
     /// The program to run (the resolved rg).
+    #[cfg(any(windows, test, feature = "fuzzing"))]
     pub fn program(&self) -> &str {
         &self.program
     }
 
     /// The arguments, each exactly as rg receives it.
+    #[cfg(any(windows, test, feature = "fuzzing"))]
     pub fn args(&self) -> impl Iterator<Item = Cow<'_, str>> {
         self.words.iter().map(Word::arg)
     }
 
     /// The `sh -c` string that runs this line (Unix): `exec`, then every
     /// word, each model value quoted.
+    #[cfg(any(unix, test, feature = "fuzzing"))]
     pub fn script(&self) -> String {
         let mut script = format!("exec {}", quote(&self.program));
         for word in &self.words {
@@ -149,6 +156,7 @@ impl CommandLine {
     /// argument in quotes when it holds a space or a tab or is empty; a `"`
     /// inside as `\"`, with the backslashes before it (and before a closing
     /// quote) doubled.
+    #[cfg(any(windows, test, feature = "fuzzing"))]
     pub fn windows_command_line(&self) -> String {
         let mut line = format!("\"{}\"", self.program);
         for arg in self.args() {
@@ -187,6 +195,7 @@ pub const SHOWN_AS: &str = "sh -c:";
 pub const SHOWN_AS: &str = "command:";
 
 /// One argument of a Windows command line (see [`CommandLine::windows_command_line`]).
+#[cfg(any(windows, test, feature = "fuzzing"))]
 fn push_windows_arg(line: &mut String, arg: &str) {
     let quoted = arg.is_empty() || arg.contains([' ', '\t']);
     if quoted {

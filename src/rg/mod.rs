@@ -8,6 +8,8 @@ mod feed;
 pub mod giant;
 pub mod json;
 pub mod process;
+// `sh -c` is Unix's; Windows starts rg with its words (SPEC §10).
+#[cfg(any(unix, test, feature = "fuzzing"))]
 pub mod quote;
 mod stderr;
 

@@ -12,7 +12,7 @@ use super::page::Paging;
 use super::paths::Workdir;
 use super::probes;
 use super::report::{Coverage, Hint, Items, PathList, Report};
-use super::run::{self, Replay, SearchFailure, Searched};
+use super::run::{self, SearchFailure, Searched};
 use crate::error::{SearchError, TimeoutPage};
 use crate::request::{Context, GlobRequest};
 use crate::rg::command::{self, Probe};
@@ -42,16 +42,18 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
 }
 
 /// The result of a glob whose rg printed and ended as `replay` says: the
-/// judgement of a real run, with no rg (see `search::replay`). No walk
-/// root: the listing is what rg printed for the whole workdir.
+/// judgement of a real run, with no rg (see `search::replay`, the fuzz
+/// targets'). No walk root: the listing is what rg printed for the whole
+/// workdir.
+#[cfg(feature = "fuzzing")]
 pub(super) fn replay(
     r: &GlobRequest,
     settings: &Settings,
     budget: Budget<'_>,
-    replay: Replay<'_>,
+    replay: super::replay::Replay<'_>,
 ) -> Result<Report, SearchFailure> {
     let mut sink = ListingSink::default();
-    let finished = run::play(&mut sink, replay);
+    let finished = super::replay::play(&mut sink, replay);
     result(r, r.path.as_deref(), settings, budget, &finished, sink)
 }
 

@@ -13,7 +13,7 @@ use super::page::Paging;
 use super::paths::Workdir;
 use super::probes;
 use super::report::{Coverage, FileLines, Hint, Items, Report};
-use super::run::{self, Replay, SearchFailure, Searched};
+use super::run::{self, SearchFailure, Searched};
 use super::types;
 use crate::error::{ArgumentError, Reason, SearchError, TimeoutPage};
 use crate::index::Plan;
@@ -175,18 +175,19 @@ fn collect<'w>(
 }
 
 /// The result of a grep whose rg printed and ended as `replay` says: the
-/// judgement of a real run, with no rg (see `search::replay`). Its
-/// `record_bound` replaces the real one.
+/// judgement of a real run, with no rg (see `search::replay`, the fuzz
+/// targets'). Its `record_bound` replaces the real one.
+#[cfg(feature = "fuzzing")]
 pub(super) fn replay(
     r: &GrepRequest,
     settings: &Settings,
     budget: Budget<'_>,
-    replay: Replay<'_>,
+    replay: super::replay::Replay<'_>,
 ) -> Result<Report, SearchFailure> {
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes.get();
     let mut sink = collect(r, &workdir, line_cap, replay.record_bound);
-    let finished = run::play(&mut sink, replay);
+    let finished = super::replay::play(&mut sink, replay);
     result(r, settings, budget, &finished, sink)
 }
 

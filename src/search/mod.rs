@@ -18,6 +18,8 @@ mod paths;
 mod places;
 mod preview;
 mod probes;
+#[cfg(feature = "fuzzing")]
+pub mod replay;
 pub mod report;
 mod run;
 mod sort;
@@ -34,9 +36,7 @@ use report::Report;
 
 pub use crate::rg::command::SHOWN_AS;
 pub use crate::rg::{Ending, RgExit};
-pub use matches::record_bound;
-pub use preview::{TRUNCATED_MARK, WINDOW_MARK};
-pub use run::{Replay, SearchFailure};
+pub use run::SearchFailure;
 
 /// What one search did: its result, and the facts `--explain` reports.
 #[derive(Debug)]
@@ -76,12 +76,6 @@ pub fn search(
             grep::search(r, settings, budget, plan)
         }
     };
-    // Tests only: a defect in our own work after rg ended, on purpose.
-    #[cfg(debug_assertions)]
-    crate::watchdog::test_stall(match request {
-        Request::Glob(r) => &r.pattern,
-        Request::Grep(r) => &r.pattern,
-    });
     let rg_version = match (settings.explain, settings.rg.path()) {
         (true, Some(rg)) => process::version(rg, &settings.workdir, budget),
         _ => None,
@@ -92,28 +86,6 @@ pub fn search(
         rg_run: rg_run.as_ref().map(RgRun::of),
         rg_version,
         index: described,
-    }
-}
-
-/// The result `request` would have under `settings` had rg printed and
-/// ended as `replay` says: rg's stdout through the tool's sink, then the
-/// same judgement, ordering and paging as after a real run. Nothing is
-/// started: `settings` must name an rg that does not resolve, so the
-/// probes of an empty result (which would run rg) add nothing. The fuzz
-/// targets' way in (`crate::fuzzing`).
-pub fn replay(
-    request: &Request,
-    settings: &Settings,
-    stop: &Stop,
-    replay: Replay<'_>,
-) -> Result<Report, SearchFailure> {
-    let budget = Budget {
-        deadline: Instant::now() + settings.timeout(),
-        stop,
-    };
-    match request {
-        Request::Glob(r) => glob::replay(r, settings, budget, replay),
-        Request::Grep(r) => grep::replay(r, settings, budget, replay),
     }
 }
 

@@ -1,16 +1,15 @@
 //! The steps both tools share to run rg: the checks before it starts, the
-//! runner's error mapping, the errors of a run cut short, and the run
-//! played back from what an rg printed (the fuzz targets' way in). How a
-//! run rg ended by itself stands is `classify`'s to judge.
+//! runner's error mapping and the errors of a run cut short. How a run rg
+//! ended by itself stands is `classify`'s to judge.
 
 use std::io;
 use std::time::{Duration, Instant};
 
 use super::report::Report;
 use crate::error::{Error, Reason, SearchError};
+use crate::rg::Sink;
 use crate::rg::command::CommandLine;
 use crate::rg::process::{self, Finished, Spec};
-use crate::rg::{Ending, Sink, Stderr};
 use crate::settings::Settings;
 use crate::stop::Budget;
 use crate::tool::Tool;
@@ -156,50 +155,4 @@ pub fn overflow(tool: Tool, settings: &Settings, heavy: Vec<(String, u8)>) -> Se
             heavy,
         },
     )
-}
-
-/// A run of rg, played back: what its sink parsed and skimmed of its
-/// stdout, handed over `chunk` bytes at a time, and how it ended.
-#[derive(Debug, Clone, Copy)]
-pub struct Replay<'a> {
-    /// What the sink parses.
-    pub stdout: &'a [u8],
-    /// After an overflow, what the sink skims after `stdout`, as the
-    /// runner's feed does when its parser thread is behind.
-    pub skimmed: &'a [u8],
-    pub chunk: usize,
-    pub ending: Ending,
-    /// The longest record grep's content sink holds whole (the real bound
-    /// is at least 1 MiB; a smaller one reaches the streaming reader with
-    /// small inputs).
-    pub record_bound: usize,
-}
-
-/// Hand `replay`'s stdout to `sink` in the order the runner's feed does,
-/// and say how the run finished.
-pub fn play<S: Sink>(sink: &mut S, replay: Replay<'_>) -> Finished {
-    let Replay {
-        stdout,
-        skimmed,
-        chunk,
-        ending,
-        ..
-    } = replay;
-    for piece in stdout.chunks(chunk.max(1)) {
-        sink.chunk(piece);
-    }
-    for piece in skimmed.chunks(chunk.max(1)) {
-        sink.skim(piece);
-    }
-    match ending {
-        Ending::Exited(_) => sink.finish(),
-        Ending::Overflow => sink.overflowed(),
-        Ending::Halted(_) => {}
-    }
-    Finished {
-        ending,
-        stdout_bytes: (stdout.len() + skimmed.len()) as u64,
-        stderr: Stderr::default(),
-        elapsed: Duration::ZERO,
-    }
 }

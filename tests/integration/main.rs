@@ -67,7 +67,7 @@ mod watchdog;
 // separators, the command line rg receives.
 #[cfg(windows)]
 mod windows;
-// The fuzz targets' seed corpora (fuzz/corpus/), replayed on stable.
+// The fuzz targets' seeds (fuzz/corpus/, and those made from the fixtures), replayed on stable.
 mod fuzz_corpus;
 // function_context (-W): each match inside its definition, one fixture per language.
 mod function_context;

@@ -234,6 +234,10 @@ fn a_flood_during_a_search_stays_within_bounds(era: Era) {
 /// call must still be answered, the one given up on included.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the test hook exists only in debug builds"
+)]
 fn a_client_that_never_reads_stderr_gets_every_reply() {
     let t = TestDir::new();
     for i in 0..20 {
