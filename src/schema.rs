@@ -216,8 +216,8 @@ pub fn description(tool: Tool, settings: &Settings) -> String {
             )
         }
         Tool::Grep => format!(
-            "Search file contents with a ripgrep regex. path is an optional file or directory; include is ONE \
-             glob filter on file names (such as *.rs or *.{{ts,tsx}}; no comma lists, no ! negation). \
+            "Search file contents with a ripgrep regex. path is an optional file or directory; include and \
+             exclude are each one glob (several in braces; no comma lists, no ! negation). \
              .gitignore rules apply and hidden files are skipped. Returns matching lines grouped by file as \
              \"Line N: text\", files in path order, at most {} matching lines, each cut at {} bytes; a longer \
              result ends with a note that says where the complete result is stored.",
