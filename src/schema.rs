@@ -257,7 +257,8 @@ pub fn input_schema(tool: Tool) -> Value {
     })
 }
 
-/// `dsh-search schema`: both tools, in the shape documented in the README.
+/// `dsh-search schema`: both tools, in the shape SPEC §8 gives (doc/AGENTS.md
+/// shows it).
 pub fn document(settings: &Settings) -> Value {
     let tools: Vec<Value> = Tool::ALL
         .iter()
