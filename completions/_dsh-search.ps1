@@ -51,7 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             break
         }
         'dsh-search;glob' {
-            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js''')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files matching ONE glob, such as ''**/*.min.js''; braces hold several: ''{**/tests/**,src/macros/cfg.rs}'' leaves out a directory and a file')
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Entries of the ordered result to skip before the page (the next page''s offset is printed)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Entries on the page (at most the cap)')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Directory rg runs in; output paths are shown relative to it [default: the current directory]')
@@ -78,8 +78,8 @@ Register-ArgumentCompleter -Native -CommandName 'dsh-search' -ScriptBlock {
             break
         }
         'dsh-search;grep' {
-            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}''')
-            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js''')
+            [CompletionResult]::new('--include', '--include', [CompletionResultType]::ParameterName, 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}''; braces hold several: ''{src/**,tests/**}''')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files matching ONE glob, such as ''**/*.min.js''; braces hold several: ''{**/tests/**,src/macros/cfg.rs}'' leaves out a directory and a file')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'What to print: matched lines (content), the files that match (files), or matches per file (count)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (0-100; output content)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (0-100; output content)')

@@ -47,7 +47,7 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'dsh-search;glob'= {
-            cand --exclude 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js'''
+            cand --exclude 'Leave out files matching ONE glob, such as ''**/*.min.js''; braces hold several: ''{**/tests/**,src/macros/cfg.rs}'' leaves out a directory and a file'
             cand --offset 'Entries of the ordered result to skip before the page (the next page''s offset is printed)'
             cand --limit 'Entries on the page (at most the cap)'
             cand --cwd 'Directory rg runs in; output paths are shown relative to it [default: the current directory]'
@@ -73,8 +73,8 @@ set edit:completion:arg-completer[dsh-search] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'dsh-search;grep'= {
-            cand --include 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}'''
-            cand --exclude 'Leave out files matching ONE glob, such as ''**/tests/**'' or ''*.min.js'''
+            cand --include 'Search only files matching ONE glob, such as ''*.rs'' or ''*.{ts,tsx}''; braces hold several: ''{src/**,tests/**}'''
+            cand --exclude 'Leave out files matching ONE glob, such as ''**/*.min.js''; braces hold several: ''{**/tests/**,src/macros/cfg.rs}'' leaves out a directory and a file'
             cand --output 'What to print: matched lines (content), the files that match (files), or matches per file (count)'
             cand -C 'Lines of context before and after each match (0-100; output content)'
             cand --context 'Lines of context before and after each match (0-100; output content)'

@@ -53,7 +53,7 @@ complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "mcp" -d 'Serv
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "serve" -d 'Keep the index of the workdir and answer grep from it for every caller of this user (the CLI, call, MCP sessions), over a private Unix socket; started by those callers on their own, and gone after --idle-ms without a call, when the workdir is gone, or on a signal'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "generate" -d 'Write man pages and shell completions (for packagers and the repo)'
 complete -c dsh-search -n "__fish_dsh_search_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l exclude -d 'Leave out files matching ONE glob, such as \'**/tests/**\' or \'*.min.js\'' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l exclude -d 'Leave out files matching ONE glob, such as \'**/*.min.js\'; braces hold several: \'{**/tests/**,src/macros/cfg.rs}\' leaves out a directory and a file' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l offset -d 'Entries of the ordered result to skip before the page (the next page\'s offset is printed)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l limit -d 'Entries on the page (at most the cap)' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l cwd -d 'Directory rg runs in; output paths are shown relative to it [default: the current directory]' -r -F
@@ -78,8 +78,8 @@ complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s L -l foll
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l explain -d 'Print to stderr how the search ran: the exact sh -c command, rg\'s version and exit status, byte counts, results kept, spill outcome'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -l mcp-structured -d 'MCP: also send each result as structuredContent (the JSON envelope), declared by an outputSchema. Off by default: Claude Code and Codex show the model structuredContent instead of the text when it is there'
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l include -d 'Search only files matching ONE glob, such as \'*.rs\' or \'*.{ts,tsx}\'' -r
-complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l exclude -d 'Leave out files matching ONE glob, such as \'**/tests/**\' or \'*.min.js\'' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l include -d 'Search only files matching ONE glob, such as \'*.rs\' or \'*.{ts,tsx}\'; braces hold several: \'{src/**,tests/**}\'' -r
+complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l exclude -d 'Leave out files matching ONE glob, such as \'**/*.min.js\'; braces hold several: \'{**/tests/**,src/macros/cfg.rs}\' leaves out a directory and a file' -r
 complete -c dsh-search -n "__fish_dsh_search_using_subcommand grep" -l output -d 'What to print: matched lines (content), the files that match (files), or matches per file (count)' -r -f -a "content\t''
 files\t''
 count\t''"

@@ -76,6 +76,8 @@ Examples:
     dsh-search grep 'fn\s+parse_args'
   Only in TypeScript files under src/:
     dsh-search grep 'useEffect\(' src --include '*.{ts,tsx}'
+  Leave out tests/ and one file, in one call (braces hold several globs):
+    dsh-search grep 'cfg_if!' --exclude '{**/tests/**,src/macros/cfg.rs}'
   A pattern that starts with a dash:
     dsh-search grep -- '--no-config'
   The same search as JSON:

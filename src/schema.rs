@@ -216,8 +216,8 @@ pub fn description(tool: Tool, settings: &Settings) -> String {
             )
         }
         Tool::Grep => format!(
-            "Search file contents with a ripgrep regex. path is an optional file or directory; include is ONE \
-             glob filter on file names (such as *.rs or *.{{ts,tsx}}; no comma lists, no ! negation). \
+            "Search file contents with a ripgrep regex. path is an optional file or directory; include and \
+             exclude are each one glob (several in braces; no comma lists, no ! negation). \
              .gitignore rules apply and hidden files are skipped. Returns matching lines grouped by file as \
              \"Line N: text\", files in path order, at most {} matching lines, each cut at {} bytes; a longer \
              result ends with a note that says where the complete result is stored.",
@@ -257,7 +257,8 @@ pub fn input_schema(tool: Tool) -> Value {
     })
 }
 
-/// `dsh-search schema`: both tools, in the shape documented in the README.
+/// `dsh-search schema`: both tools, in the shape SPEC §8 gives (doc/AGENTS.md
+/// shows it).
 pub fn document(settings: &Settings) -> Value {
     let tools: Vec<Value> = Tool::ALL
         .iter()

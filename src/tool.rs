@@ -92,12 +92,13 @@ const IGNORE_CASE: Argument = Argument {
 };
 
 /// `exclude` (SPEC §3a): one glob whose matches are left out, after every
-/// other glob so it wins over include.
+/// other glob so it wins over include. One glob is not one path: braces
+/// hold several, which a model does not guess from "one glob" alone.
 const EXCLUDE: Argument = Argument {
     name: "exclude",
     kind: ArgKind::Text { value_name: "GLOB" },
-    help: "Leave out files matching ONE glob, such as '**/tests/**' or '*.min.js'",
-    description: "One glob of files to leave out, such as **/tests/** or *.min.js",
+    help: "Leave out files matching ONE glob, such as '**/*.min.js'; braces hold several: '{**/tests/**,src/macros/cfg.rs}' leaves out a directory and a file",
+    description: "Glob of files to leave out, such as **/*.min.js; braces hold several: {**/tests/**,src/macros/cfg.rs}",
     ..ROW
 };
 
@@ -170,8 +171,8 @@ const GREP_PATH: Argument = Argument {
 const INCLUDE: Argument = Argument {
     name: "include",
     kind: ArgKind::Text { value_name: "GLOB" },
-    help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'",
-    description: "One glob that file names must match, such as *.rs or *.{ts,tsx}",
+    help: "Search only files matching ONE glob, such as '*.rs' or '*.{ts,tsx}'; braces hold several: '{src/**,tests/**}'",
+    description: "Glob that files must match, such as *.rs or *.{ts,tsx}",
     ..ROW
 };
 

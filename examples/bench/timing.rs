@@ -738,7 +738,7 @@ fn run_cases(
     Ok(table)
 }
 
-/// What the RSS columns mean, and every command, for the README.
+/// What the RSS columns mean, and every command, for doc/PERFORMANCE.md.
 fn footnotes(cases: &[Prepared]) -> Result<String> {
     // `$VCS` stands for the run of VCS excludes in dsh-search's glob script,
     // found there rather than rebuilt.

@@ -179,6 +179,111 @@ fn exclude_follows_includes_rules() {
     );
 }
 
+/// ONE glob is not one path: brace alternation puts several globs in one
+/// `exclude` or `include`, as `--help` and the schema say. The case that
+/// made an agent give up: `tests/` and a macro file left out in one call.
+#[test]
+fn a_brace_glob_names_several_globs_in_one_exclude_or_include() {
+    let t = tree();
+    t.write("src/macros/cfg.rs", "macro_rules! parse_header {}\n");
+    t.write("src/macros/log.rs", "parse_header!();\n");
+    t.mtime("src/macros/cfg.rs", T0 + 10);
+    t.mtime("src/macros/log.rs", T0 + 11);
+    let both = "{**/tests/**,src/macros/cfg.rs}";
+    assert_out(
+        &argv_and_call(
+            &t,
+            &[],
+            "grep",
+            &["parse_header", "--exclude", both],
+            &json!({"pattern": "parse_header", "exclude": both}),
+        ),
+        0,
+        "Found 4 matches\n\n\
+         src/lib.rs\nLine 1: fn parse_header() {}\n\n\
+         src/macros/log.rs\nLine 1: parse_header!();\n\n\
+         web/app.js\nLine 1: parse_header()\n\n\
+         web/app.min.js\nLine 1: parse_header()\n",
+    );
+    // Paths in the glob are from the workdir, whatever path is searched.
+    assert_out(
+        &argv_and_call(
+            &t,
+            &[],
+            "grep",
+            &[
+                "parse_header",
+                "src",
+                "--exclude",
+                both,
+                "--output",
+                "count",
+            ],
+            &json!({"pattern": "parse_header", "path": "src", "exclude": both, "output": "count"}),
+        ),
+        0,
+        "Found 2 matches in 2 files\n\nsrc/lib.rs: 1\nsrc/macros/log.rs: 1\n",
+    );
+    assert_out(
+        &argv_and_call(
+            &t,
+            &[],
+            "glob",
+            &["**/*.rs", "--exclude", both],
+            &json!({"pattern": "**/*.rs", "exclude": both}),
+        ),
+        0,
+        "src/macros/log.rs\nsrc/lib.rs\n",
+    );
+    // Include takes braces alike: only these places are searched.
+    assert_out(
+        &argv_and_call(
+            &t,
+            &[],
+            "grep",
+            &[
+                "parse_header",
+                "--include",
+                "{src/macros/**,tests/**}",
+                "--output",
+                "files",
+            ],
+            &json!({"pattern": "parse_header", "include": "{src/macros/**,tests/**}", "output": "files"}),
+        ),
+        0,
+        "Found 3 files\n\nsrc/macros/cfg.rs\nsrc/macros/log.rs\ntests/it.rs\n",
+    );
+    // With a `/` anywhere in it, every alternative is a path from the
+    // workdir (rg's gitignore rule): a bare `*.min.js` beside a path then
+    // names the top level only, and `**/*.min.js` names it anywhere.
+    for (exclude, want) in [
+        (
+            "{**/tests/**,*.min.js}",
+            "Found 2 files\n\nweb/app.js\nweb/app.min.js\n",
+        ),
+        ("{**/tests/**,**/*.min.js}", "Found 1 file\n\nweb/app.js\n"),
+    ] {
+        assert_out(
+            &argv_and_call(
+                &t,
+                &[],
+                "grep",
+                &[
+                    "parse_header",
+                    "web",
+                    "--exclude",
+                    exclude,
+                    "--output",
+                    "files",
+                ],
+                &json!({"pattern": "parse_header", "path": "web", "exclude": exclude, "output": "files"}),
+            ),
+            0,
+            want,
+        );
+    }
+}
+
 #[test]
 fn rgs_letters_c_is_context_and_cwd_has_only_its_long_form() {
     let t = TestDir::new();
