@@ -603,9 +603,14 @@ fn runtime_dir() -> Result<&'static Path> {
         return Ok(dir);
     }
     let dir = env::temp_dir().join(format!("dsh-bench-run-{}", std::process::id()));
-    let mut builder = fs::DirBuilder::new();
     #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    let builder = {
+        let mut builder = fs::DirBuilder::new();
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+    };
+    #[cfg(not(unix))]
+    let builder = fs::DirBuilder::new();
     builder
         .create(&dir)
         .map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
