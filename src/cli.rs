@@ -21,7 +21,7 @@ use crate::settings::{
 };
 use crate::spill::DEFAULT_HINT;
 use crate::tool::{
-    self, ArgKind, Argument, FromReader, GlobArgs, GrepArgs, Reader, Tool, ToolArgs,
+    self, ArgKind, ArgReader, Argument, FromArgReader, GlobArgs, GrepArgs, Tool, ToolArgs,
 };
 
 const EXAMPLES: &str = r"Examples:
@@ -341,7 +341,7 @@ impl ValueEnum for Tool {
 #[derive(Debug, Clone)]
 pub struct Argv<A>(pub A);
 
-impl<A: FromReader> clap::FromArgMatches for Argv<A> {
+impl<A: FromArgReader> clap::FromArgMatches for Argv<A> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let Ok(args) = A::from_reader(&mut Matches(matches));
         Ok(Self(args))
@@ -353,7 +353,7 @@ impl<A: FromReader> clap::FromArgMatches for Argv<A> {
     }
 }
 
-impl<A: FromReader> Args for Argv<A> {
+impl<A: FromArgReader> Args for Argv<A> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         A::TOOL
             .arguments()
@@ -373,7 +373,7 @@ impl<A: FromReader> Args for Argv<A> {
 /// [`tool_arg`]'s value parsers).
 struct Matches<'a>(&'a clap::ArgMatches);
 
-impl Reader for Matches<'_> {
+impl ArgReader for Matches<'_> {
     type Error = std::convert::Infallible;
 
     fn text(&mut self, row: &Argument) -> Result<Option<String>, Self::Error> {

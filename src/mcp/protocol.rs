@@ -71,14 +71,14 @@ enum Era {
 /// The server's state: what `initialize` negotiated, for legacy requests
 /// (modern requests carry everything they need), and the workers of calls
 /// the watchdog gave up on that may still run.
-pub struct Server {
+pub struct Session {
     /// Shared with each call's worker.
     settings: Arc<Settings>,
     legacy: Option<&'static str>,
     abandoned: Vec<JoinHandle<()>>,
 }
 
-impl Server {
+impl Session {
     /// A server whose greps ask the tree's index server (SPEC §11).
     pub fn new(settings: &Settings) -> Self {
         Self {
@@ -368,7 +368,7 @@ mod tests {
     #[test]
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
-        let mut server = Server::new(&settings);
+        let mut server = Session::new(&settings);
         for (asked, got, batches) in [
             ("2025-06-18", "2025-06-18", false),
             ("2024-11-05", "2024-11-05", false),

@@ -83,7 +83,7 @@ pub enum Front {
 
 /// One grep, asked of the server.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Call {
+pub struct GrepCall {
     pub identity: Identity,
     pub settings: Settings,
     pub request: GrepRequest,
@@ -96,7 +96,7 @@ pub struct Call {
 /// What a client asks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Ask {
-    Grep(Box<Call>),
+    Grep(Box<GrepCall>),
     /// The server's state, for `serve --status` and for waiting on its
     /// index.
     Status,
