@@ -44,7 +44,7 @@ use crate::arguments::Arguments;
 use crate::cli::{Action, Input, Rejected};
 use crate::error::{ErrorCode, Exit};
 use crate::response::Response;
-use crate::serve::wire::Front;
+use crate::serve::wire::{Answer, Front};
 use crate::settings::{Format, Settings};
 use crate::stop::{Halt, Stop};
 
@@ -125,13 +125,6 @@ fn dispatch() -> Exit {
     }
 }
 
-/// What a tool call prints: the `--explain` account, stdout, the exit.
-struct Answer {
-    explain: Option<String>,
-    stdout: String,
-    exit: Exit,
-}
-
 /// Answer one tool call, rendered, under the watchdog: the call runs on a
 /// worker thread, and should it overrun its deadline or a signal by the
 /// watchdog's grace, the answer is the error an ordinary timeout or
@@ -148,13 +141,7 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
             stop: &worker_stop,
         };
         let (index, absent) = match call::ask_server(tool, &args, &settings, Front::Cli, budget) {
-            call::Served::Answered(answer) => {
-                return Answer {
-                    explain: answer.explain,
-                    stdout: answer.stdout,
-                    exit: answer.exit,
-                };
-            }
+            call::Served::Answered(answer) => return answer,
             call::Served::Here { index, absent } => (index, absent),
         };
         let mut response = call::respond(tool, args, &settings, &worker_stop, index.as_ref());
@@ -173,6 +160,7 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
             explain: response.explain.take(),
             stdout: render::stdout(&response, format),
             exit: response.exit(),
+            result: None,
         }
     });
     answered.unwrap_or_else(|gave_up| {
@@ -189,6 +177,7 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
             explain: None,
             stdout: render::stdout(&response, format),
             exit: response.exit(),
+            result: None,
         }
     })
 }

@@ -131,7 +131,8 @@ pub enum Reply {
     Status(Box<Status>),
 }
 
-/// A call's answer, as the client gives it.
+/// A call's answer, as the client gives it: the server's, or (the
+/// command line's) its own.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Answer {
     /// The command line's stdout and exit (front [`Front::Cli`]).
