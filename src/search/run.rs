@@ -33,9 +33,38 @@ impl From<SearchError> for SearchFailure {
     }
 }
 
-/// What a tool's pipeline hands back: its command as shown, how rg ran (if
-/// it was started), and the result.
-pub type Searched = (String, Option<Finished>, Result<Report, SearchFailure>);
+/// What a tool's pipeline hands back.
+#[derive(Debug)]
+pub struct Searched {
+    /// The command as shown (`--explain`).
+    pub script: String,
+    /// How rg ran, if it was started.
+    pub finished: Option<Finished>,
+    pub result: Result<Report, SearchFailure>,
+}
+
+impl Searched {
+    /// The search of `script` whose rg came to `run`, its result `judged`
+    /// from how rg ran.
+    pub fn judged(
+        script: String,
+        run: Result<Finished, SearchError>,
+        judged: impl FnOnce(&Finished) -> Result<Report, SearchFailure>,
+    ) -> Self {
+        match run {
+            Ok(finished) => Self {
+                script,
+                result: judged(&finished),
+                finished: Some(finished),
+            },
+            Err(e) => Self {
+                script,
+                finished: None,
+                result: Err(e.into()),
+            },
+        }
+    }
+}
 
 /// How long a timed-out search may take to order what rg printed (SPEC
 /// §4a: the page of what was found; the deadline has passed, so this grace
