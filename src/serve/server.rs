@@ -298,7 +298,7 @@ impl ServerState {
                     },
                     exit: response.exit(),
                     result: (front == Front::Mcp)
-                        .then(|| crate::mcp::tool_result(&response, settings.mcp_structured)),
+                        .then(|| crate::mcp::ToolResult::of(&response, settings.mcp_structured)),
                     explain: response.explain,
                 }),
             }

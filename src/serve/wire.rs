@@ -15,9 +15,9 @@
 use std::io::{self, Read, Write};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::error::Exit;
+use crate::mcp::ToolResult;
 use crate::request::{GrepRequest, Ignored};
 use crate::settings::Settings;
 
@@ -139,7 +139,7 @@ pub struct Answer {
     pub stdout: String,
     pub exit: Exit,
     /// The MCP `tools/call` result (front [`Front::Mcp`]).
-    pub result: Option<Value>,
+    pub result: Option<ToolResult>,
     /// The `--explain` account, if asked for.
     pub explain: Option<String>,
 }
