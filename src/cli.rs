@@ -17,7 +17,7 @@ use crate::error::exit_status_help;
 use crate::locate::DEFAULT_RG;
 use crate::settings::{
     DEFAULT_LIMITS, DEFAULT_SERVE_AFTER_MS, DEFAULT_SERVE_IDLE_MS, DEFAULT_TIMEOUT_MS, Format,
-    GlobSort, IndexMode, Limits, Options,
+    GlobSort, Here, IndexMode, Limits, Settings,
 };
 use crate::spill::DEFAULT_HINT;
 use crate::tool::{
@@ -476,10 +476,13 @@ pub enum Command {
 }
 
 impl GlobalArgs {
-    /// The options as given, for `settings` to resolve.
-    pub fn options(&self) -> Options {
-        Options {
-            cwd: self.cwd.clone(),
+    /// The settings the options give, what they name looked up in this
+    /// process's context (SPEC §1, §2).
+    pub fn settings(&self) -> Settings {
+        let here = Here::now();
+        Settings {
+            workdir: here.absolute(self.cwd.as_deref()),
+            rg: here.rg(&self.rg),
             limits: Limits {
                 glob_max_results: self.glob_max_results,
                 grep_max_matches: self.grep_max_matches,
@@ -487,15 +490,15 @@ impl GlobalArgs {
                 raw_output_max_bytes: self.raw_output_max_bytes,
             },
             timeout_ms: self.timeout_ms,
-            rg: self.rg.clone(),
             glob_sort: self.glob_sort,
             format: self.format,
-            spill_dir: self.spill_dir.clone(),
+            spill_dir: self.spill_dir.as_deref().map(|d| here.absolute(Some(d))),
             spill_hint: self.spill_hint.clone(),
             explain: self.explain,
             mcp_structured: self.mcp_structured,
             index: self.index,
-            serve_after_ms: self.serve_after_ms,
+            serve_after: (self.serve_after_ms > 0)
+                .then(|| std::time::Duration::from_millis(self.serve_after_ms)),
         }
     }
 }
@@ -639,9 +642,9 @@ fn options_part(args: &[OsString]) -> impl Iterator<Item = &OsString> {
 
 /// The settings every option's default gives, for unit tests.
 #[cfg(test)]
-pub fn test_settings() -> crate::settings::Settings {
+pub fn test_settings() -> Settings {
     match Cli::try_parse_from(["dsh-search", "schema"]) {
-        Ok(cli) => crate::settings::Settings::resolve(cli.global.options()),
+        Ok(cli) => cli.global.settings(),
         Err(e) => panic!("{e}"),
     }
 }
@@ -717,12 +720,12 @@ mod tests {
     /// 0 is refused naming the flag.
     #[test]
     fn number_options() {
-        type Getter = fn(&Options) -> u64;
+        type Getter = fn(&Settings) -> u64;
         let options = |args: &[&str]| {
             let mut argv = vec!["dsh-search"];
             argv.extend(args);
             argv.push("schema");
-            Cli::try_parse_from(argv).map(|cli| cli.global.options())
+            Cli::try_parse_from(argv).map(|cli| cli.global.settings())
         };
         let table: [(&str, &str, u64, Getter); 5] = [
             (

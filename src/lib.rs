@@ -70,7 +70,7 @@ fn dispatch() -> Exit {
         Err(Rejected::Usage(message)) => return usage_error(message, &args),
     };
     let stop = Arc::new(Stop::new());
-    let settings = Settings::resolve(cli.global.options());
+    let settings = cli.global.settings();
     match cli.command.action() {
         Action::Tool(tool, input) => {
             // `call` reads its arguments first, with the default signal
