@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::error::{ErrorCode, Exit};
+use crate::error::{Exit, Fault};
 
 /// Bytes of text that may wait for stderr; beyond, texts are dropped.
 pub const QUEUE_BYTES: usize = 1024 * 1024;
@@ -168,7 +168,7 @@ pub fn after_stdout(who: &str, error: Option<&io::Error>, exit: Exit) -> Exit {
         Some(e) if e.kind() == io::ErrorKind::BrokenPipe => exit,
         Some(e) => {
             note(&format!("{who}: cannot write to stdout: {e}"));
-            Exit::Failed(ErrorCode::SearchFailed)
+            Exit::Fault(Fault::WriteOutput)
         }
     }
 }

@@ -42,7 +42,7 @@ use std::sync::Arc;
 
 use crate::arguments::Arguments;
 use crate::cli::{Action, Input, Rejected};
-use crate::error::{ErrorCode, Exit};
+use crate::error::{Exit, Fault};
 use crate::response::Response;
 use crate::serve::wire::{Answer, Front};
 use crate::settings::{Format, Settings};
@@ -119,7 +119,7 @@ fn dispatch() -> Exit {
                     "dsh-search generate: cannot write under {}: {e}",
                     dir.display()
                 ));
-                Exit::Failed(ErrorCode::SearchFailed)
+                Exit::Fault(Fault::Generate)
             }
         },
     }

@@ -36,7 +36,7 @@ use std::time::Duration;
 use serde_json::value::RawValue;
 
 use crate::diag;
-use crate::error::{ErrorCode, Exit};
+use crate::error::{ErrorCode, Exit, Fault};
 use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
@@ -67,7 +67,7 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         diag::note(&format!(
             "dsh-search mcp: cannot start the reader thread: {e}"
         ));
-        return Exit::Failed(ErrorCode::SearchFailed);
+        return Exit::Fault(Fault::Serve);
     }
     start_index_server(settings);
     let mut server = Session::new(settings);

@@ -39,7 +39,7 @@ pub fn serve(
     crate::diag::note(
         "dsh-search serve: no watcher here promises that a change is seen before the next call; the index answers on Linux only",
     );
-    crate::error::Exit::Failed(crate::error::ErrorCode::SearchFailed)
+    crate::error::Exit::Fault(crate::error::Fault::Serve)
 }
 
 /// `serve --status`: each server of this user, a line each.

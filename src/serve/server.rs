@@ -14,7 +14,7 @@ use super::wire::{self, Answer, Ask, Front, Identity, Reply, Status};
 use crate::arguments::Arguments;
 use crate::call;
 use crate::diag;
-use crate::error::{ErrorCode, Exit};
+use crate::error::{ErrorCode, Exit, Fault};
 use crate::index::Index;
 use crate::render;
 use crate::request::Request;
@@ -38,7 +38,7 @@ pub fn serve(settings: &Settings, idle: Duration, stop: &Arc<Stop>) -> Exit {
         diag::note(
             "dsh-search serve: no watcher here promises that a change is seen before the next call; the index answers on Linux only",
         );
-        return Exit::Failed(ErrorCode::SearchFailed);
+        return Exit::Fault(Fault::Serve);
     }
     match Server::open(settings, stop) {
         Ok(Some(server)) => server.run(idle, stop),
@@ -46,7 +46,7 @@ pub fn serve(settings: &Settings, idle: Duration, stop: &Arc<Stop>) -> Exit {
         Ok(None) => Exit::Success,
         Err(e) => {
             diag::note(&format!("dsh-search serve: {e}"));
-            Exit::Failed(ErrorCode::SearchFailed)
+            Exit::Fault(Fault::Serve)
         }
     }
 }
