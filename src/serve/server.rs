@@ -35,10 +35,7 @@ const READ_LIMIT: Duration = Duration::from_secs(5);
 /// for `idle`, or gone.
 pub fn serve(settings: &Settings, idle: Duration, stop: &Arc<Stop>) -> Exit {
     if !cfg!(target_os = "linux") {
-        diag::note(
-            "dsh-search serve: no watcher here promises that a change is seen before the next call; the index answers on Linux only",
-        );
-        return Exit::Fault(Fault::Serve);
+        return super::no_index_here();
     }
     match Server::open(settings, stop) {
         Ok(Some(server)) => server.run(idle, stop),
