@@ -38,6 +38,8 @@ pub struct Identity {
     pub xdg_config_home: Option<String>,
 }
 
+// Unix only: only a Unix client and server ask (`place` names files there).
+#[cfg(unix)]
 impl Identity {
     /// This process's, running `settings.rg`.
     pub fn here(rg: Option<&str>) -> Self {

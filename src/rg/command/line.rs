@@ -8,7 +8,9 @@ use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::rg::quote::{quote, quote_bytes};
+use crate::rg::quote::quote;
+#[cfg(unix)]
+use crate::rg::quote::quote_bytes;
 
 /// One rg command: the rg to run and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +62,7 @@ impl Word {
     }
 
     /// The word in a POSIX shell script, byte for byte.
+    #[cfg(unix)]
     fn shell_bytes(&self) -> Cow<'_, [u8]> {
         match self {
             #[cfg(unix)]

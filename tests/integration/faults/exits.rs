@@ -3,7 +3,9 @@
 //! other status, and rg killed by a signal, is exit 4 naming it.
 
 use super::*;
-use crate::harness::{assert_exit, assert_out, stdout, stdout_json};
+#[cfg(unix)]
+use crate::harness::{assert_exit, stdout};
+use crate::harness::{assert_out, stdout_json};
 
 /// rg's message when a permission error hides a path (Windows words it
 /// in the user's language; its number is the same everywhere).

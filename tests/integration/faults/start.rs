@@ -2,7 +2,9 @@
 //! workdir that is missing or not a directory (exit 4).
 
 use super::*;
-use crate::harness::{assert_exit, assert_out, stdout};
+use crate::harness::assert_out;
+#[cfg(unix)]
+use crate::harness::{assert_exit, stdout};
 
 // Unix only: Unix argument limits (Windows: tests/integration/windows.rs).
 #[cfg(unix)]
