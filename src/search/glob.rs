@@ -32,7 +32,8 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
     let line = command::glob_line(run::rg_for_line(settings), r, root.as_deref());
     let mut sink = ListingSink::default();
-    let run = run::execute(Tool::Glob, &line, settings, budget, &mut sink);
+    let cap = settings.limits.raw_output_max_bytes.get();
+    let run = run::execute(Tool::Glob, &line, settings, budget, &mut sink, cap);
     Searched::judged(line.as_run(), run, |finished| {
         result(r, root.as_deref(), settings, budget, finished, sink)
     })

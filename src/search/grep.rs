@@ -72,7 +72,7 @@ fn over(
             last: i + 1 == lines.len(),
         };
         let left = cap.saturating_sub(used);
-        let finished = run::execute_within(Tool::Grep, line, settings, budget, &mut chained, left)?;
+        let finished = run::execute(Tool::Grep, line, settings, budget, &mut chained, left)?;
         let whole = match merged.take() {
             None => finished,
             Some(mut m) => {

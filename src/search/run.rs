@@ -130,22 +130,11 @@ fn enterable(dir: &std::path::Path) -> io::Result<()> {
     std::fs::read_dir(dir).map(drop)
 }
 
-/// Run a tool's `line` into `sink` once [`check_ready`] holds; `Err` when
-/// rg could not be started.
+/// Run a tool's `line` into `sink` once [`check_ready`] holds, with
+/// `stdout_cap` bytes of rg's stdout left (the raw-output cap; a run over
+/// one chunk of the index's candidates shares the call's); `Err` when rg
+/// could not be started.
 pub fn execute<S: Sink>(
-    tool: Tool,
-    line: &CommandLine,
-    settings: &Settings,
-    budget: Budget<'_>,
-    sink: &mut S,
-) -> Result<Finished, SearchError> {
-    let cap = settings.limits.raw_output_max_bytes.get();
-    execute_within(tool, line, settings, budget, sink, cap)
-}
-
-/// [`execute`] with `stdout_cap` bytes of rg's stdout left (a run over
-/// one chunk of the index's candidates shares the call's cap).
-pub fn execute_within<S: Sink>(
     tool: Tool,
     line: &CommandLine,
     settings: &Settings,
