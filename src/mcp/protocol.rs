@@ -288,7 +288,7 @@ struct ToolEntry {
 /// server can send it (`serve::wire::Answer`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ToolResult {
-    content: [Content; 1],
+    content: [TextContent; 1],
     #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
     structured: Option<Value>,
     #[serde(rename = "isError")]
@@ -299,7 +299,7 @@ pub struct ToolResult {
 
 /// One item of a result's `content`: text, the only kind sent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Content {
+struct TextContent {
     r#type: ContentType,
     text: String,
 }
@@ -332,7 +332,7 @@ impl ToolResult {
         let structured =
             structured.then(|| render::json::to_value(&render::json::envelope(response, &text)));
         Self {
-            content: [Content {
+            content: [TextContent {
                 r#type: ContentType::Text,
                 text,
             }],
