@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::ArgumentError;
 use crate::request::{GlobRequest, GrepRequest, Ignored, Request};
-use crate::tool::{Argument, Reader, Tool, ToolArgs};
+use crate::tool::{ArgReader, Argument, Tool, ToolArgs};
 
 /// The arguments text: `given`, or all of stdin when `None`.
 pub fn read(given: Option<String>) -> Result<String, ArgumentError> {
@@ -152,7 +152,7 @@ impl Fields<'_> {
     }
 }
 
-impl Reader for Fields<'_> {
+impl ArgReader for Fields<'_> {
     type Error = ArgumentError;
 
     fn text(&mut self, row: &Argument) -> Result<Option<String>, ArgumentError> {

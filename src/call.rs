@@ -212,7 +212,7 @@ pub fn ask_server(
         let _ = (front, budget);
         Served::Here {
             index: Some(Index::none(Why::Unavailable(
-                "no watcher here promises that a change is seen before the next call".to_owned(),
+                crate::index::NO_WATCHER.to_owned(),
             ))),
             absent: false,
         }

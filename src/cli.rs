@@ -1,6 +1,6 @@
 //! The command line, as clap types. Doc comments here ARE the `--help`
 //! text and the man pages. No behaviour: [`Command::action`] and
-//! [`GlobalArgs::options`] hand plain values to the rest of the crate (the
+//! [`GlobalArgs::settings`] hand plain values to the rest of the crate (the
 //! argument rules are `request`'s, the lookups `settings`'), and nothing
 //! else (but the generator) sees clap.
 
@@ -17,11 +17,11 @@ use crate::error::exit_status_help;
 use crate::locate::DEFAULT_RG;
 use crate::settings::{
     DEFAULT_LIMITS, DEFAULT_SERVE_AFTER_MS, DEFAULT_SERVE_IDLE_MS, DEFAULT_TIMEOUT_MS, Format,
-    GlobSort, IndexMode, Limits, Options,
+    GlobSort, Here, IndexMode, Limits, Settings,
 };
 use crate::spill::DEFAULT_HINT;
 use crate::tool::{
-    self, ArgKind, Argument, FromReader, GlobArgs, GrepArgs, Reader, Tool, ToolArgs,
+    self, ArgKind, ArgReader, Argument, FromArgReader, GlobArgs, GrepArgs, Tool, ToolArgs,
 };
 
 const EXAMPLES: &str = r"Examples:
@@ -343,7 +343,7 @@ impl ValueEnum for Tool {
 #[derive(Debug, Clone)]
 pub struct Argv<A>(pub A);
 
-impl<A: FromReader> clap::FromArgMatches for Argv<A> {
+impl<A: FromArgReader> clap::FromArgMatches for Argv<A> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let Ok(args) = A::from_reader(&mut Matches(matches));
         Ok(Self(args))
@@ -355,7 +355,7 @@ impl<A: FromReader> clap::FromArgMatches for Argv<A> {
     }
 }
 
-impl<A: FromReader> Args for Argv<A> {
+impl<A: FromArgReader> Args for Argv<A> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         A::TOOL
             .arguments()
@@ -375,7 +375,7 @@ impl<A: FromReader> Args for Argv<A> {
 /// [`tool_arg`]'s value parsers).
 struct Matches<'a>(&'a clap::ArgMatches);
 
-impl Reader for Matches<'_> {
+impl ArgReader for Matches<'_> {
     type Error = std::convert::Infallible;
 
     fn text(&mut self, row: &Argument) -> Result<Option<String>, Self::Error> {
@@ -478,10 +478,13 @@ pub enum Command {
 }
 
 impl GlobalArgs {
-    /// The options as given, for `settings` to resolve.
-    pub fn options(&self) -> Options {
-        Options {
-            cwd: self.cwd.clone(),
+    /// The settings the options give, what they name looked up in this
+    /// process's context (SPEC §1, §2).
+    pub fn settings(&self) -> Settings {
+        let here = Here::now();
+        Settings {
+            workdir: here.absolute(self.cwd.as_deref()),
+            rg: here.rg(&self.rg),
             limits: Limits {
                 glob_max_results: self.glob_max_results,
                 grep_max_matches: self.grep_max_matches,
@@ -489,15 +492,15 @@ impl GlobalArgs {
                 raw_output_max_bytes: self.raw_output_max_bytes,
             },
             timeout_ms: self.timeout_ms,
-            rg: self.rg.clone(),
             glob_sort: self.glob_sort,
             format: self.format,
-            spill_dir: self.spill_dir.clone(),
+            spill_dir: self.spill_dir.as_deref().map(|d| here.absolute(Some(d))),
             spill_hint: self.spill_hint.clone(),
             explain: self.explain,
             mcp_structured: self.mcp_structured,
             index: self.index,
-            serve_after_ms: self.serve_after_ms,
+            serve_after: (self.serve_after_ms > 0)
+                .then(|| std::time::Duration::from_millis(self.serve_after_ms)),
         }
     }
 }
@@ -641,9 +644,9 @@ fn options_part(args: &[OsString]) -> impl Iterator<Item = &OsString> {
 
 /// The settings every option's default gives, for unit tests.
 #[cfg(test)]
-pub fn test_settings() -> crate::settings::Settings {
+pub fn test_settings() -> Settings {
     match Cli::try_parse_from(["dsh-search", "schema"]) {
-        Ok(cli) => crate::settings::Settings::resolve(cli.global.options()),
+        Ok(cli) => cli.global.settings(),
         Err(e) => panic!("{e}"),
     }
 }
@@ -719,12 +722,12 @@ mod tests {
     /// 0 is refused naming the flag.
     #[test]
     fn number_options() {
-        type Getter = fn(&Options) -> u64;
+        type Getter = fn(&Settings) -> u64;
         let options = |args: &[&str]| {
             let mut argv = vec!["dsh-search"];
             argv.extend(args);
             argv.push("schema");
-            Cli::try_parse_from(argv).map(|cli| cli.global.options())
+            Cli::try_parse_from(argv).map(|cli| cli.global.settings())
         };
         let table: [(&str, &str, u64, Getter); 5] = [
             (

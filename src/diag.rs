@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::error::{ErrorCode, Exit};
+use crate::error::{Exit, Fault};
 
 /// Bytes of text that may wait for stderr; beyond, texts are dropped.
 pub const QUEUE_BYTES: usize = 1024 * 1024;
@@ -30,7 +30,7 @@ pub const QUEUE_BYTES: usize = 1024 * 1024;
 /// The queue between every writer of diagnostics and the one thread that
 /// writes them.
 struct Queue {
-    state: Mutex<State>,
+    state: Mutex<Backlog>,
     /// Signalled when a text is queued.
     queued: Condvar,
     /// Signalled when the writer has written all it took.
@@ -38,7 +38,7 @@ struct Queue {
 }
 
 #[derive(Default)]
-struct State {
+struct Backlog {
     texts: VecDeque<String>,
     bytes: usize,
     /// Texts dropped since the writer last said so.
@@ -50,7 +50,7 @@ struct State {
 }
 
 impl Queue {
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, Backlog> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -63,9 +63,9 @@ fn queue() -> &'static Queue {
             .name("dsh-search stderr".into())
             .spawn(|| writer(queue()));
         Queue {
-            state: Mutex::new(State {
+            state: Mutex::new(Backlog {
                 mute: started.is_err(),
-                ..State::default()
+                ..Backlog::default()
             }),
             queued: Condvar::new(),
             written: Condvar::new(),
@@ -168,7 +168,7 @@ pub fn after_stdout(who: &str, error: Option<&io::Error>, exit: Exit) -> Exit {
         Some(e) if e.kind() == io::ErrorKind::BrokenPipe => exit,
         Some(e) => {
             note(&format!("{who}: cannot write to stdout: {e}"));
-            Exit::Failed(ErrorCode::SearchFailed)
+            Exit::Fault(Fault::WriteOutput)
         }
     }
 }

@@ -21,6 +21,28 @@ pub enum Exit {
     Empty,
     /// A failure of this class (exit 2–6).
     Failed(ErrorCode),
+    /// A command that is not a search could not do its work (exit 4).
+    Fault(Fault),
+}
+
+/// A failure that is no tool call's: nothing was asked of rg, or what it
+/// found could not be delivered. Each case is named here, and none has a
+/// JSON `error.code`: nothing reaches stdout, a note on stderr says what
+/// failed. The exit is 4, the status of a search that could not run (SPEC
+/// §6): a caller that reads only the status sees the command fail without
+/// a result, as it would there, and 2 (the caller's mistake) or 6 (a time
+/// or a signal) would say something false.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Fault {
+    /// stdout could not be written (not a reader gone: SPEC §6 "Output";
+    /// the MCP server's, §9).
+    WriteOutput,
+    /// A server could not start serving: `serve` (no watcher here, or
+    /// its tree's lock, socket or workdir, §11), or `mcp` (its reader
+    /// thread).
+    Serve,
+    /// `generate` could not write the man pages and completions.
+    Generate,
 }
 
 impl Exit {
@@ -29,10 +51,12 @@ impl Exit {
             Self::Success => 0,
             Self::Empty => 1,
             Self::Failed(code) => code.exit_code(),
+            Self::Fault(Fault::WriteOutput | Fault::Serve | Fault::Generate) => 4,
         }
     }
 
-    /// What the status means, for `--help`.
+    /// What the status means, for `--help`, which lists a search's
+    /// statuses (a fault shares 4 with a search that failed).
     fn meaning(self) -> &'static str {
         match self {
             Self::Success => "results",
@@ -42,6 +66,7 @@ impl Exit {
             Self::Failed(ErrorCode::SearchFailed) => "search failed",
             Self::Failed(ErrorCode::SearchRawOutputOverflow) => "raw output over the cap",
             Self::Failed(ErrorCode::SearchAborted) => "timed out or interrupted",
+            Self::Fault(Fault::WriteOutput | Fault::Serve | Fault::Generate) => "failed",
         }
     }
 }
@@ -580,6 +605,9 @@ mod tests {
         );
         assert_eq!((Exit::Success.code(), Exit::Empty.code()), (0, 1));
         assert_eq!(Exit::Failed(ErrorCode::SearchAborted).code(), 6);
+        for fault in [Fault::WriteOutput, Fault::Serve, Fault::Generate] {
+            assert_eq!(Exit::Fault(fault).code(), 4, "{fault:?}");
+        }
     }
 
     #[test]

@@ -44,9 +44,9 @@ use std::sync::Arc;
 
 use crate::arguments::Arguments;
 use crate::cli::{Action, Input, Rejected};
-use crate::error::{ErrorCode, Exit};
+use crate::error::{Exit, Fault};
 use crate::response::Response;
-use crate::serve::wire::Front;
+use crate::serve::wire::{Answer, Front};
 use crate::settings::{Format, Settings};
 use crate::stop::{Halt, Stop};
 
@@ -72,7 +72,7 @@ fn dispatch() -> Exit {
         Err(Rejected::Usage(message)) => return usage_error(message, &args),
     };
     let stop = Arc::new(Stop::new());
-    let settings = Settings::resolve(cli.global.options());
+    let settings = cli.global.settings();
     match cli.command.action() {
         Action::Tool(tool, input) => {
             // `call` reads its arguments first, with the default signal
@@ -121,17 +121,10 @@ fn dispatch() -> Exit {
                     "dsh-search generate: cannot write under {}: {e}",
                     dir.display()
                 ));
-                Exit::Failed(ErrorCode::SearchFailed)
+                Exit::Fault(Fault::Generate)
             }
         },
     }
-}
-
-/// What a tool call prints: the `--explain` account, stdout, the exit.
-struct Answer {
-    explain: Option<String>,
-    stdout: String,
-    exit: Exit,
 }
 
 /// Answer one tool call, rendered, under the watchdog: the call runs on a
@@ -150,13 +143,7 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
             stop: &worker_stop,
         };
         let (index, absent) = match call::ask_server(tool, &args, &settings, Front::Cli, budget) {
-            call::Served::Answered(answer) => {
-                return Answer {
-                    explain: answer.explain,
-                    stdout: answer.stdout,
-                    exit: answer.exit,
-                };
-            }
+            call::Served::Answered(answer) => return answer,
             call::Served::Here { index, absent } => (index, absent),
         };
         let mut response = call::respond(tool, args, &settings, &worker_stop, index.as_ref());
@@ -175,6 +162,7 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
             explain: response.explain.take(),
             stdout: render::stdout(&response, format),
             exit: response.exit(),
+            result: None,
         }
     });
     answered.unwrap_or_else(|gave_up| {
@@ -191,6 +179,7 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
             explain: None,
             stdout: render::stdout(&response, format),
             exit: response.exit(),
+            result: None,
         }
     })
 }

@@ -411,26 +411,26 @@ mod tests {
     /// A glob built from parts whose answer is known by construction: the
     /// model the comma rule is tested against.
     #[derive(Debug, Clone)]
-    enum Part {
+    enum GlobPart {
         /// A character with no meaning to the rule.
         Plain(char),
         /// `\` and the character it escapes (any, `,{}\` included).
         Escaped(char),
         Comma,
         /// `{…}` around parts.
-        Group(Vec<Part>),
+        Group(Vec<GlobPart>),
     }
 
-    fn render(parts: &[Part], out: &mut String) {
+    fn render(parts: &[GlobPart], out: &mut String) {
         for part in parts {
             match part {
-                Part::Plain(c) => out.push(*c),
-                Part::Escaped(c) => {
+                GlobPart::Plain(c) => out.push(*c),
+                GlobPart::Escaped(c) => {
                     out.push('\\');
                     out.push(*c);
                 }
-                Part::Comma => out.push(','),
-                Part::Group(inner) => {
+                GlobPart::Comma => out.push(','),
+                GlobPart::Group(inner) => {
                     out.push('{');
                     render(inner, out);
                     out.push('}');
@@ -439,19 +439,19 @@ mod tests {
         }
     }
 
-    fn part() -> impl proptest::strategy::Strategy<Value = Part> {
+    fn part() -> impl proptest::strategy::Strategy<Value = GlobPart> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
             proptest::char::ranges(vec!['a'..='c', '*'..='*', '.'..='.'].into())
-                .prop_map(Part::Plain),
+                .prop_map(GlobPart::Plain),
             proptest::char::ranges(
                 vec![','..=',', '{'..='{', '}'..='}', '\\'..='\\', 'x'..='x'].into()
             )
-            .prop_map(Part::Escaped),
-            Just(Part::Comma),
+            .prop_map(GlobPart::Escaped),
+            Just(GlobPart::Comma),
         ];
         leaf.prop_recursive(3, 24, 4, |inner| {
-            proptest::collection::vec(inner, 0..4).prop_map(Part::Group)
+            proptest::collection::vec(inner, 0..4).prop_map(GlobPart::Group)
         })
     }
 
@@ -471,7 +471,7 @@ mod tests {
                 glob.push('}');
             }
             render(&parts, &mut glob);
-            let top_level = parts.iter().any(|p| matches!(p, Part::Comma));
+            let top_level = parts.iter().any(|p| matches!(p, GlobPart::Comma));
             if let Some(tail) = &unclosed {
                 glob.push('{');
                 render(tail, &mut glob);

@@ -1,8 +1,8 @@
 //! The options of SPEC §1, resolved once into the configuration every other
-//! module sees. Nothing here knows clap: `cli` hands over the [`Options`]
-//! as given, [`Settings::resolve`] looks up what they name (the workdir and
-//! spill directory made absolute, rg found by `locate`), and every
-//! front-end (`call`, `mcp`) reuses the one value.
+//! module sees. Nothing here knows clap: `cli` makes the one [`Settings`]
+//! from the options as given, asking [`Here`] for what they name (the
+//! workdir and spill directory made absolute, rg found by `locate`), and
+//! every front-end (`call`, `mcp`) reuses the one value.
 
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
@@ -73,26 +73,6 @@ pub enum Format {
     Json,
 }
 
-/// The options as a front-end took them, before anything is looked up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Options {
-    /// `--cwd`: the workdir as given (relative to the current directory).
-    pub cwd: Option<PathBuf>,
-    pub limits: Limits,
-    pub timeout_ms: NonZeroU64,
-    /// `--rg` as given: a name to look up on PATH, or a path.
-    pub rg: String,
-    pub glob_sort: GlobSort,
-    pub format: Format,
-    pub spill_dir: Option<PathBuf>,
-    pub spill_hint: String,
-    pub explain: bool,
-    pub mcp_structured: bool,
-    pub index: IndexMode,
-    /// `--serve-after-ms`: 0, never.
-    pub serve_after_ms: u64,
-}
-
 /// Everything one call needs besides its request.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
@@ -121,45 +101,45 @@ pub struct Settings {
     pub serve_after: Option<Duration>,
 }
 
-impl Settings {
-    /// Resolve `options` in this process's context: its current directory,
-    /// its `PATH` and its own executable (SPEC §1, §2).
-    pub fn resolve(options: Options) -> Self {
-        let current = std::env::current_dir().ok();
-        let absolute = |dir: Option<&Path>| match (dir, &current) {
+/// Where the options' places and rg are looked up: this process's current
+/// directory, its `PATH` and its own executable (SPEC §1, §2).
+pub struct Here {
+    current: Option<PathBuf>,
+}
+
+impl Here {
+    pub fn now() -> Self {
+        Self {
+            current: std::env::current_dir().ok(),
+        }
+    }
+
+    /// `dir` as given (relative to the current directory) made absolute;
+    /// none given, the current directory. A missing directory is not an
+    /// error here: the search reports it, naming the tool.
+    pub fn absolute(&self, dir: Option<&Path>) -> PathBuf {
+        match (dir, &self.current) {
             (Some(dir), Some(current)) => current.join(dir),
             (Some(dir), None) => dir.to_path_buf(),
             (None, Some(current)) => current.clone(),
             (None, None) => PathBuf::from("."),
-        };
-        // A missing directory is not an error here: the search reports it,
-        // naming the tool.
-        let workdir = absolute(options.cwd.as_deref());
-        let spill_dir = options.spill_dir.as_deref().map(|d| absolute(Some(d)));
-        let exe = std::env::current_exe().ok();
-        let rg = Rg::resolve(
-            &options.rg,
-            current.as_deref(),
-            std::env::var_os("PATH").as_deref(),
-            exe.as_deref(),
-        );
-        Self {
-            workdir,
-            rg,
-            limits: options.limits,
-            timeout_ms: options.timeout_ms,
-            glob_sort: options.glob_sort,
-            format: options.format,
-            spill_dir,
-            spill_hint: options.spill_hint,
-            explain: options.explain,
-            mcp_structured: options.mcp_structured,
-            index: options.index,
-            serve_after: (options.serve_after_ms > 0)
-                .then(|| Duration::from_millis(options.serve_after_ms)),
         }
     }
 
+    /// The rg that `--rg` names (a name looked up on `PATH`, or a path).
+    pub fn rg(&self, given: &str) -> Rg {
+        let exe = std::env::current_exe().ok();
+        let path = std::env::var_os("PATH");
+        Rg::resolve(
+            given,
+            self.current.as_deref(),
+            path.as_deref(),
+            exe.as_deref(),
+        )
+    }
+}
+
+impl Settings {
     pub fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms.get())
     }

@@ -320,7 +320,7 @@ impl fmt::Display for Tool {
 /// How a front-end gives the values of a tool's arguments (the command
 /// line's matches, a JSON object): each by its row of the table, typed by
 /// its kind. A choice is read as text: its values are a rule of `request`.
-pub trait Reader {
+pub trait ArgReader {
     type Error;
     fn text(&mut self, row: &Argument) -> Result<Option<String>, Self::Error>;
     /// Whether the switch was given as true.
@@ -330,11 +330,11 @@ pub trait Reader {
 
 /// A tool's arguments, typed: one field per row of its table, in table
 /// order, each read from its own row (a test holds every tool to that).
-pub trait FromReader: Sized {
+pub trait FromArgReader: Sized {
     const TOOL: Tool;
     /// Each row read once, in table order (so a front-end that checks
     /// types reports the first wrong argument of the table).
-    fn from_reader<R: Reader>(reader: &mut R) -> Result<Self, R::Error>;
+    fn from_reader<R: ArgReader>(reader: &mut R) -> Result<Self, R::Error>;
 }
 
 /// glob's arguments as a front-end gave them (SPEC §3's rules not yet
@@ -351,10 +351,10 @@ pub struct GlobArgs {
     pub limit: Option<u64>,
 }
 
-impl FromReader for GlobArgs {
+impl FromArgReader for GlobArgs {
     const TOOL: Tool = Tool::Glob;
 
-    fn from_reader<R: Reader>(reader: &mut R) -> Result<Self, R::Error> {
+    fn from_reader<R: ArgReader>(reader: &mut R) -> Result<Self, R::Error> {
         Ok(Self {
             pattern: reader.text(&GLOB_PATTERN)?.unwrap_or_default(),
             path: reader.text(&GLOB_PATH)?,
@@ -392,10 +392,10 @@ pub struct GrepArgs {
     pub limit: Option<u64>,
 }
 
-impl FromReader for GrepArgs {
+impl FromArgReader for GrepArgs {
     const TOOL: Tool = Tool::Grep;
 
-    fn from_reader<R: Reader>(reader: &mut R) -> Result<Self, R::Error> {
+    fn from_reader<R: ArgReader>(reader: &mut R) -> Result<Self, R::Error> {
         Ok(Self {
             pattern: reader.text(&GREP_PATTERN)?.unwrap_or_default(),
             path: reader.text(&GREP_PATH)?,
@@ -426,7 +426,7 @@ pub enum ToolArgs {
 
 impl ToolArgs {
     /// The arguments of `tool`, from `reader`.
-    pub fn from_reader<R: Reader>(tool: Tool, reader: &mut R) -> Result<Self, R::Error> {
+    pub fn from_reader<R: ArgReader>(tool: Tool, reader: &mut R) -> Result<Self, R::Error> {
         Ok(match tool {
             Tool::Glob => Self::Glob(GlobArgs::from_reader(reader)?),
             Tool::Grep => Self::Grep(GrepArgs::from_reader(reader)?),
@@ -442,7 +442,7 @@ mod tests {
     /// value naming it: a text its name, a number its place, a switch true.
     struct Rows(Vec<Argument>);
 
-    impl Reader for Rows {
+    impl ArgReader for Rows {
         type Error = std::convert::Infallible;
 
         fn text(&mut self, row: &Argument) -> Result<Option<String>, Self::Error> {

@@ -20,7 +20,7 @@ use std::ops::Bound;
 
 use super::grams::{Bits, Postings};
 use super::names::{Name, parent, under};
-use super::tree::{Built, Depth, Found, Stat, Walked};
+use super::tree::{Built, Depth, FoundFile, Stat, Walked};
 use super::watch::Event;
 
 /// The index's readings.
@@ -96,7 +96,7 @@ impl Content {
     /// its name held the reading already (`held`) and no event was lost:
     /// a change since then would have been reported. A file with another
     /// name makes every reading of its inode stale.
-    fn resolve(&mut self, found: &Found, held: Option<u32>, lost: bool) -> Option<u32> {
+    fn resolve(&mut self, found: &FoundFile, held: Option<u32>, lost: bool) -> Option<u32> {
         let ino = found.stat.ino;
         let at = self.by_ino.partition_point(|&(i, _)| i < ino);
         let mut hit = None;
@@ -453,8 +453,8 @@ mod tests {
         }
     }
 
-    fn found(name: &str, stat: Stat) -> Found {
-        Found {
+    fn found(name: &str, stat: Stat) -> FoundFile {
+        FoundFile {
             name: name.as_bytes().to_vec(),
             stat,
         }

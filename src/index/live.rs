@@ -51,13 +51,13 @@ const CATCH_UP_SHARE: u32 = 4;
 const SETTLE: usize = 3;
 
 pub struct Live {
-    shared: Arc<Shared>,
+    shared: Arc<LiveIndex>,
     /// A directory that holds nothing: what rg searches when no file is a
     /// candidate (the server's, in its user's private directory).
     empty: PathBuf,
 }
 
-struct Shared {
+struct LiveIndex {
     workdir: PathBuf,
     /// The workdir's file system: the tree must stay on it.
     device: u64,
@@ -68,7 +68,7 @@ struct Shared {
     explain: bool,
     /// The server's signals, and the index's own rg runs, killed with it.
     stop: Stop,
-    state: Mutex<State>,
+    state: Mutex<LiveState>,
     /// Signalled whenever work is queued or done, or a build asked for
     /// or ended.
     changed: Condvar,
@@ -80,7 +80,7 @@ struct Shared {
     paused: AtomicBool,
 }
 
-struct State {
+struct LiveState {
     ready: Option<Ready>,
     /// Why there is no index now (while `ready` is `None`).
     why_not: Why,
@@ -150,7 +150,7 @@ impl Log {
     }
 }
 
-impl State {
+impl LiveState {
     /// Take one event in.
     fn take(&mut self, event: &Event) {
         trace(|| format!("event {event:?}"));
@@ -205,14 +205,14 @@ impl Live {
         if here.is_none() || here != settings.workdir.canonicalize().ok() {
             return Err("the index walks from the workdir as its current directory".to_owned());
         }
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(LiveIndex {
             workdir: settings.workdir.clone(),
             device,
             rg: settings.rg.path().map(str::to_owned),
             watcher: Arc::new(watcher),
             explain: settings.explain,
             stop: stop.for_call(),
-            state: Mutex::new(State {
+            state: Mutex::new(LiveState {
                 ready: None,
                 why_not: Why::NotReady,
                 work: Work::default(),
@@ -235,9 +235,9 @@ impl Live {
             paused: AtomicBool::new(false),
         });
         for (name, task) in [
-            ("index-build", Shared::build_loop as fn(&Shared)),
-            ("index-walk", Shared::walk_loop),
-            ("index-drain", Shared::drain_loop),
+            ("index-build", LiveIndex::build_loop as fn(&LiveIndex)),
+            ("index-walk", LiveIndex::walk_loop),
+            ("index-drain", LiveIndex::drain_loop),
         ] {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
@@ -377,13 +377,13 @@ impl Drop for Live {
     }
 }
 
-impl Shared {
+impl LiveIndex {
     /// The state, once every change made before the call started is taken
     /// in: the call drains the queue, reads the rules outside the tree
     /// again, and waits for the walker, for at most a quarter of what is
     /// left of `budget` and [`CATCH_UP`] (not at all for a walk of the
     /// whole tree that cannot end by then); or why the call scans.
-    fn caught_up(&self, budget: Budget<'_>) -> Result<MutexGuard<'_, State>, Why> {
+    fn caught_up(&self, budget: Budget<'_>) -> Result<MutexGuard<'_, LiveState>, Why> {
         // Every change made before the call started is in the queue now.
         let sources = {
             let mut state = self.lock();
@@ -424,11 +424,15 @@ impl Shared {
         self.gone.load(Ordering::SeqCst)
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, LiveState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn wait<'a>(&self, state: MutexGuard<'a, State>, timeout: Duration) -> MutexGuard<'a, State> {
+    fn wait<'a>(
+        &self,
+        state: MutexGuard<'a, LiveState>,
+        timeout: Duration,
+    ) -> MutexGuard<'a, LiveState> {
         match self.changed.wait_timeout(state, timeout) {
             Ok((state, _)) => state,
             Err(poisoned) => poisoned.into_inner().0,
@@ -436,7 +440,7 @@ impl Shared {
     }
 
     /// Read the watcher's queue and take in what it says.
-    fn drain(&self, state: &mut MutexGuard<'_, State>) {
+    fn drain(&self, state: &mut MutexGuard<'_, LiveState>) {
         if self.paused.load(Ordering::SeqCst) {
             return;
         }
@@ -500,10 +504,10 @@ impl Shared {
                 continue;
             }
             match self.walk_part(dir, Depth::Whole, epoch, &[])? {
-                Part::Taken(_) => whole.push(dir.clone()),
-                Part::Gone => {}
-                Part::Void => return Ok(false),
-                Part::NewRepository => return self.take_in_whole(epoch, false),
+                Intake::Taken(_) => whole.push(dir.clone()),
+                Intake::Gone => {}
+                Intake::Void => return Ok(false),
+                Intake::NewRepository => return self.take_in_whole(epoch, false),
             }
         }
         for (dir, replaced) in &work.entries {
@@ -512,17 +516,17 @@ impl Shared {
             }
             let replaced: Vec<Name> = replaced.iter().cloned().collect();
             let next = match self.walk_part(dir, Depth::Entries, epoch, &replaced)? {
-                Part::Taken(next) => next,
-                Part::Gone => continue,
-                Part::Void => return Ok(false),
-                Part::NewRepository => return self.take_in_whole(epoch, false),
+                Intake::Taken(next) => next,
+                Intake::Gone => continue,
+                Intake::Void => return Ok(false),
+                Intake::NewRepository => return self.take_in_whole(epoch, false),
             };
             for child in next {
                 match self.walk_part(&child, Depth::Whole, epoch, &[])? {
-                    Part::Taken(_) => whole.push(child),
-                    Part::Gone => {}
-                    Part::Void => return Ok(false),
-                    Part::NewRepository => return self.take_in_whole(epoch, false),
+                    Intake::Taken(_) => whole.push(child),
+                    Intake::Gone => {}
+                    Intake::Void => return Ok(false),
+                    Intake::NewRepository => return self.take_in_whole(epoch, false),
                 }
             }
         }
@@ -626,11 +630,11 @@ impl Shared {
         depth: Depth,
         epoch: u64,
         replaced: &[Name],
-    ) -> Result<Part, String> {
+    ) -> Result<Intake, String> {
         let Some(walked) = tree::walk(&self.workdir, dir, depth, &self.watcher, self.device)?
         else {
             trace(|| format!("walk {:?} {depth:?}: gone", String::from_utf8_lossy(dir)));
-            return Ok(Part::Gone);
+            return Ok(Intake::Gone);
         };
         trace(|| {
             format!(
@@ -647,18 +651,18 @@ impl Shared {
         let known = {
             let state = self.lock();
             let Some(ready) = &state.ready else {
-                return Ok(Part::Void);
+                return Ok(Intake::Void);
             };
             let repos: Vec<&Name> = ready.files.repos().collect();
             walked.repos.iter().all(|r| repos.contains(&r))
         };
         if !known {
-            return Ok(Part::NewRepository);
+            return Ok(Intake::NewRepository);
         }
         Ok(
             match self.apply(dir, depth, walked, epoch, replaced, false) {
-                Some(next) => Part::Taken(next),
-                None => Part::Void,
+                Some(next) => Intake::Taken(next),
+                None => Intake::Void,
             },
         )
     }
@@ -745,7 +749,7 @@ impl Shared {
     }
 
     /// Make `ready` the index, with what changed since its walk started.
-    fn install(state: &mut State, ready: Ready, sources: Sources, log: Log) {
+    fn install(state: &mut LiveState, ready: Ready, sources: Sources, log: Log) {
         state.ready = Some(ready);
         state.why_not = Why::NotReady;
         state.epoch += 1;
@@ -817,7 +821,7 @@ impl Shared {
 }
 
 /// What became of a part walked.
-enum Part {
+enum Intake {
     /// Taken in: the directories to walk whole next.
     Taken(Vec<Name>),
     /// No longer a directory: its parent's listing says what it is.
@@ -834,7 +838,7 @@ enum Part {
 /// `PATH.paused`, says so on stderr, and goes on once `PATH.resume` exists
 /// (a minute at most), so a test can change the tree and overflow the
 /// kernel's queue while the build's reading goes stale.
-fn test_pause(shared: &Shared) {
+fn test_pause(shared: &LiveIndex) {
     #[cfg(debug_assertions)]
     if let Some(path) = std::env::var_os("DSH_SEARCH_TEST_INDEX_PAUSE").map(PathBuf::from) {
         shared.paused.store(true, Ordering::SeqCst);

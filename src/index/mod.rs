@@ -128,6 +128,9 @@ impl fmt::Display for Why {
     }
 }
 
+/// Why the index answers nothing where it is not on Linux (see `watch`).
+pub const NO_WATCHER: &str = "no watcher here promises that a change is seen before the next call";
+
 /// What a plan did, for `--explain` (which words it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Account {
@@ -197,9 +200,7 @@ impl Index {
         #[cfg(not(target_os = "linux"))]
         {
             let _ = (settings, stop, empty);
-            Self::none(Why::Unavailable(
-                "no watcher here promises that a change is seen before the next call".to_owned(),
-            ))
+            Self::none(Why::Unavailable(NO_WATCHER.to_owned()))
         }
     }
 

@@ -67,7 +67,7 @@ const RACY_NS: i64 = 2_000_000_000;
 
 /// A file a walk found.
 #[derive(Debug, Clone)]
-pub struct Found {
+pub struct FoundFile {
     pub name: Name,
     pub stat: Stat,
 }
@@ -75,7 +75,7 @@ pub struct Found {
 /// What a walk found.
 #[derive(Debug, Default)]
 pub struct Walked {
-    pub files: Vec<Found>,
+    pub files: Vec<FoundFile>,
     /// The directories walked, the first one walked included.
     pub dirs: Vec<Name>,
     /// Those of them that hold `.git` (their `info/exclude` is one of the
@@ -163,7 +163,7 @@ pub fn walk(
             walked.dirs.push(rel);
         } else if kind.is_file() {
             match entry.path().symlink_metadata() {
-                Ok(meta) => walked.files.push(Found {
+                Ok(meta) => walked.files.push(FoundFile {
                     name: rel,
                     stat: Stat::of(&meta),
                 }),

@@ -36,13 +36,12 @@ use std::time::Duration;
 use serde_json::value::RawValue;
 
 use crate::diag;
-use crate::error::{ErrorCode, Exit};
+use crate::error::{ErrorCode, Exit, Fault};
 use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
-use protocol::Server;
-#[cfg(unix)]
-pub use protocol::tool_result;
+use protocol::Session;
+pub use protocol::ToolResult;
 use wire::{Id, Incoming, Received, RpcError};
 
 /// Bytes of requests that may wait while one is served.
@@ -58,7 +57,7 @@ const MAX_CANCELLED: usize = 1024;
 /// Serve until stdin ends.
 pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
     diag::start();
-    let shared = Arc::new(Shared::new(stop));
+    let shared = Arc::new(Connection::new(stop));
     let (tx, rx) = mpsc::channel();
     let reader = Arc::clone(&shared);
     let started = std::thread::Builder::new()
@@ -68,18 +67,18 @@ pub fn serve(settings: &Settings, stop: &Arc<Stop>) -> Exit {
         diag::note(&format!(
             "dsh-search mcp: cannot start the reader thread: {e}"
         ));
-        return Exit::Failed(ErrorCode::SearchFailed);
+        return Exit::Fault(Fault::Serve);
     }
     start_index_server(settings);
-    let mut server = Server::new(settings);
+    let mut server = Session::new(settings);
     serve_loop(&mut server, &shared, &rx, stop)
 }
 
 /// Serve requests from `rx` until the input ends, stdout fails or a
 /// signal comes.
 fn serve_loop(
-    server: &mut Server,
-    shared: &Arc<Shared>,
+    server: &mut Session,
+    shared: &Arc<Connection>,
     rx: &mpsc::Receiver<Option<Queued>>,
     stop: &Arc<Stop>,
 ) -> Exit {
@@ -138,7 +137,7 @@ fn start_index_server(settings: &Settings) {
 }
 
 /// What the reader thread and the serving thread share.
-struct Shared {
+struct Connection {
     out: Mutex<Replies>,
     ids: Mutex<Ids>,
     /// The server's: the signals every request's own stop shares.
@@ -170,7 +169,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl Shared {
+impl Connection {
     fn new(stop: &Arc<Stop>) -> Self {
         Self {
             out: Mutex::new(Replies {
@@ -261,7 +260,7 @@ struct Queued {
 /// server state (lines that are not JSON, a flood beyond the queue), apply
 /// cancellations at once, queue the rest. `None` on the channel is the end
 /// of input.
-fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Shared) {
+fn read_loop(tx: &mpsc::Sender<Option<Queued>>, shared: &Connection) {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     while let Some(look) = next_look(&mut input, shared) {
@@ -316,7 +315,7 @@ enum Look {
 /// Read the next line of `input`, parse it once and say what becomes of
 /// it (see [`Look`]); `None` at the end of input, or once reading it
 /// failed.
-fn next_look(input: &mut impl BufRead, shared: &Shared) -> Option<Look> {
+fn next_look(input: &mut impl BufRead, shared: &Connection) -> Option<Look> {
     let line = match wire::read_line(input) {
         Ok(Received::Text(line)) => line,
         Ok(Received::TooLong) => {
@@ -357,14 +356,14 @@ fn next_look(input: &mut impl BufRead, shared: &Shared) -> Option<Look> {
 /// function's.
 #[cfg(feature = "fuzzing")]
 pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
-    type Served = std::thread::Result<Vec<String>>;
-    type Work = (Vec<u8>, Settings, mpsc::Sender<Served>);
-    static WORKER: Mutex<Option<mpsc::Sender<Work>>> = Mutex::new(None);
+    type Replied = std::thread::Result<Vec<String>>;
+    type LinesJob = (Vec<u8>, Settings, mpsc::Sender<Replied>);
+    static WORKER: Mutex<Option<mpsc::Sender<LinesJob>>> = Mutex::new(None);
     let (done, answer) = mpsc::channel();
     let job = (input.to_vec(), settings.clone(), done);
     let mut worker = lock(&WORKER);
     if worker.is_none() {
-        let (jobs, queue) = mpsc::channel::<Work>();
+        let (jobs, queue) = mpsc::channel::<LinesJob>();
         let started = std::thread::Builder::new()
             .name("mcp-reader".to_owned())
             .spawn(move || {
@@ -390,9 +389,9 @@ pub(crate) fn replies(input: &[u8], settings: &Settings) -> Vec<String> {
 #[cfg(feature = "fuzzing")]
 fn serve_lines(input: &[u8], settings: &Settings) -> Vec<String> {
     let stop = Arc::new(Stop::new());
-    let shared = Shared::new(&stop);
+    let shared = Connection::new(&stop);
     // The fuzz target's server keeps no index: no thread, no watcher.
-    let mut server = Server::new(settings);
+    let mut server = Session::new(settings);
     let mut input = io::Cursor::new(input);
     let mut replies = Vec::new();
     while let Some(look) = next_look(&mut input, &shared) {
@@ -419,7 +418,11 @@ fn cancelled_id(params: Option<&RawValue>) -> Option<Id> {
 }
 
 /// The reply line to one queued line, if it gets one.
-fn handle_incoming(incoming: Incoming, server: &mut Server, shared: &Shared) -> Option<String> {
+fn handle_incoming(
+    incoming: Incoming,
+    server: &mut Session,
+    shared: &Connection,
+) -> Option<String> {
     match incoming {
         Incoming::Batch(items) if server.batches() && !items.is_empty() => {
             let replies: Vec<String> = items
@@ -444,7 +447,7 @@ fn handle_incoming(incoming: Incoming, server: &mut Server, shared: &Shared) -> 
 
 /// The reply to one message: `None` for notifications, responses and
 /// cancelled requests.
-fn handle(incoming: Incoming, server: &mut Server, shared: &Shared) -> Option<String> {
+fn handle(incoming: Incoming, server: &mut Session, shared: &Connection) -> Option<String> {
     let message = match incoming {
         Incoming::Message(message) => message,
         Incoming::Response | Incoming::Batch(_) => return None,

@@ -28,10 +28,13 @@
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::wire::{INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION};
+use super::wire::{
+    INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError, UNSUPPORTED_PROTOCOL_VERSION,
+};
 use crate::arguments;
 use crate::call;
 use crate::diag;
@@ -55,8 +58,6 @@ pub const BATCH_REVISION: &str = "2025-03-26";
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-/// Where a failed call's `{name, code}` travel, for callers.
-pub const META_ERROR: &str = "dsh-search/error";
 /// How long a client may keep `tools/list` and `server/discover`: the tool
 /// list is fixed for the life of the server process.
 const TTL_MS: u64 = 3_600_000;
@@ -71,14 +72,14 @@ enum Era {
 /// The server's state: what `initialize` negotiated, for legacy requests
 /// (modern requests carry everything they need), and the workers of calls
 /// the watchdog gave up on that may still run.
-pub struct Server {
+pub struct Session {
     /// Shared with each call's worker.
     settings: Arc<Settings>,
     legacy: Option<&'static str>,
     abandoned: Vec<JoinHandle<()>>,
 }
 
-impl Server {
+impl Session {
     /// A server whose greps ask the tree's index server (SPEC §11).
     pub fn new(settings: &Settings) -> Self {
         Self {
@@ -162,28 +163,22 @@ impl Server {
             // Both tools fit on one page: no cursor was ever handed out.
             return Err(RpcError::new(INVALID_PARAMS, "Invalid cursor"));
         }
-        let tools: Vec<Value> = Tool::ALL
-            .iter()
-            .map(|&tool| {
-                let mut entry = json!({
-                    "name": tool.as_str(),
-                    "title": schema::title(tool),
-                    "description": schema::description(tool, &self.settings),
-                    "inputSchema": schema::input_schema(tool),
-                    "annotations": schema::annotations(),
-                });
-                if self.settings.mcp_structured {
-                    entry["outputSchema"] = schema::output_schema(tool);
-                }
-                entry
-            })
-            .collect();
-        let mut result = json!({ "tools": tools });
-        if era == Era::Modern {
-            result["ttlMs"] = json!(TTL_MS);
-            result["cacheScope"] = json!("public");
-        }
-        Ok(result)
+        let modern = era == Era::Modern;
+        to_json(&ToolsList {
+            tools: Tool::ALL.map(|tool| ToolEntry {
+                name: tool.as_str(),
+                title: schema::title(tool),
+                description: schema::description(tool, &self.settings),
+                input_schema: schema::input_schema(tool),
+                annotations: schema::annotations(),
+                output_schema: self
+                    .settings
+                    .mcp_structured
+                    .then(|| schema::output_schema(tool)),
+            }),
+            ttl_ms: modern.then_some(TTL_MS),
+            cache_scope: modern.then_some("public"),
+        })
     }
 
     fn tools_call(
@@ -235,9 +230,9 @@ impl Server {
             if let Some(explain) = &response.explain {
                 diag::write(explain);
             }
-            tool_result(&response, settings.mcp_structured)
+            ToolResult::of(&response, settings.mcp_structured)
         });
-        Ok(answered.unwrap_or_else(|gave_up| {
+        let result = answered.unwrap_or_else(|gave_up| {
             // Those of earlier calls that ended are forgotten.
             self.abandoned.retain(|worker| !worker.is_finished());
             let earlier = self.abandoned.len();
@@ -257,27 +252,112 @@ impl Server {
                 self.settings.timeout_ms,
                 ignored,
             );
-            tool_result(&response, self.settings.mcp_structured)
-        }))
+            ToolResult::of(&response, self.settings.mcp_structured)
+        });
+        to_json(&result)
     }
 }
 
-/// A `tools/call` result for `response`: its text, its JSON envelope as
-/// `structuredContent` when `structured`, and for a failure `isError` and
-/// `{name, code}` in `_meta`.
-pub fn tool_result(response: &Response, structured: bool) -> Value {
-    let text = render::text::response(response);
-    let mut result = json!({"content": [{"type": "text", "text": text}]});
-    let failed = response.failed();
-    if structured {
-        let envelope = render::json::envelope(response, &text);
-        result["structuredContent"] = render::json::to_value(&envelope);
+/// A `tools/list` result: both tools; in the 2026-07-28 era, how long
+/// and by whom the list may be kept.
+#[derive(Serialize)]
+struct ToolsList {
+    tools: [ToolEntry; 2],
+    #[serde(rename = "ttlMs", skip_serializing_if = "Option::is_none")]
+    ttl_ms: Option<u64>,
+    #[serde(rename = "cacheScope", skip_serializing_if = "Option::is_none")]
+    cache_scope: Option<&'static str>,
+}
+
+/// One tool of `tools/list`; its `outputSchema` with `--mcp-structured`.
+#[derive(Serialize)]
+struct ToolEntry {
+    name: &'static str,
+    title: &'static str,
+    description: String,
+    #[serde(rename = "inputSchema")]
+    input_schema: Value,
+    annotations: Value,
+    #[serde(rename = "outputSchema", skip_serializing_if = "Option::is_none")]
+    output_schema: Option<Value>,
+}
+
+/// A `tools/call` result: the text the model reads, the JSON envelope as
+/// `structuredContent` (with `--mcp-structured`), and for a failure
+/// `isError` and `{name, code}` in `_meta`. Owned, so that a tree's index
+/// server can send it (`serve::wire::Answer`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ToolResult {
+    content: [TextContent; 1],
+    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+    structured: Option<Value>,
+    #[serde(rename = "isError")]
+    is_error: bool,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<FailedMeta>,
+}
+
+/// One item of a result's `content`: text, the only kind sent.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct TextContent {
+    r#type: ContentType,
+    text: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+enum ContentType {
+    #[serde(rename = "text")]
+    Text,
+}
+
+/// A failed call's `_meta`: where its `{name, code}` travel, for callers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct FailedMeta {
+    #[serde(rename = "dsh-search/error")]
+    error: FailedCode,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct FailedCode {
+    name: String,
+    code: String,
+}
+
+impl ToolResult {
+    /// The result for `response`; its envelope as `structuredContent` when
+    /// `structured`.
+    pub fn of(response: &Response, structured: bool) -> Self {
+        let text = render::text::response(response);
+        let failed = response.failed();
+        let structured =
+            structured.then(|| render::json::to_value(&render::json::envelope(response, &text)));
+        Self {
+            content: [TextContent {
+                r#type: ContentType::Text,
+                text,
+            }],
+            structured,
+            is_error: failed.is_some(),
+            meta: failed.map(|code| FailedMeta {
+                error: FailedCode {
+                    name: code.name().to_owned(),
+                    code: code.as_str().to_owned(),
+                },
+            }),
+        }
     }
-    result["isError"] = json!(failed.is_some());
-    if let Some(code) = failed {
-        result["_meta"] = json!({ META_ERROR: {"name": code.name(), "code": code.as_str()} });
-    }
-    result
+}
+
+/// A result as JSON, for the era to wrap. Every field of a result is a
+/// string, a number, a bool, a list or a map with string keys, so
+/// `serde_json` cannot fail; were it to, the request fails saying so.
+fn to_json(result: &impl Serialize) -> Result<Value, RpcError> {
+    serde_json::to_value(result).map_err(|e| {
+        RpcError::new(
+            INTERNAL_ERROR,
+            format!("the result could not be written: {e}"),
+        )
+    })
 }
 
 /// Whether `params` carry the 2026-07-28 per-request `_meta`, and if so
@@ -368,7 +448,7 @@ mod tests {
     #[test]
     fn legacy_negotiation() {
         let settings = crate::cli::test_settings();
-        let mut server = Server::new(&settings);
+        let mut server = Session::new(&settings);
         for (asked, got, batches) in [
             ("2025-06-18", "2025-06-18", false),
             ("2024-11-05", "2024-11-05", false),

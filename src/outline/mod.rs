@@ -104,10 +104,8 @@ pub struct Needed {
 /// How far past the last needed line a shortened parse reads.
 const PREFIX_MARGIN: usize = 32 * 1024;
 
-/// What holds each of `lines` (1-based, in any order) in `source`,
-/// parsed as `language`, within `budget`. The parse, and the walk and
-/// sweep after it (see `walk`), stop when the budget says so and when the
-/// call's result is no longer wanted ([`crate::stop::unwanted`]).
+/// [`definitions_for`] with no `needed`: the whole of `source` parsed.
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn definitions(
     source: &[u8],
     language: Language,
@@ -117,8 +115,13 @@ pub fn definitions(
     definitions_for(source, language, lines, None, budget)
 }
 
-/// [`definitions`]; with `needed`, only the source up to a margin past `needed.last` may be
-/// parsed, when that gives what the whole parse gives (see
+/// What holds each of `lines` (1-based, in any order) in `source`,
+/// parsed as `language`, within `budget`. The parse, and the walk and
+/// sweep after it (see `walk`), stop when the budget says so and when the
+/// call's result is no longer wanted ([`crate::stop::unwanted`]).
+///
+/// With `needed`, only the source up to a margin past `needed.last` may
+/// be parsed, when that gives what the whole parse gives (see
 /// [`from_prefix`]); the lines past what it could vouch for are then
 /// [`Holder::Outside`], never shown.
 pub fn definitions_for(

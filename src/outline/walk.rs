@@ -30,7 +30,7 @@ const STEPS_PER_LOOK: usize = 1024;
 const FIRST_INDENT: usize = 256;
 
 /// A definition the walk found (rows 0-based).
-struct Found {
+struct FoundDefinition {
     /// Its first row (its comments, attributes and wrapper included) and
     /// its last (the lines its parse left outside it included, when cut).
     start: usize,
@@ -54,7 +54,7 @@ struct Walk<'a> {
     rows: &'a [usize],
     budget: Budget<'a>,
     steps: usize,
-    found: Vec<Found>,
+    found: Vec<FoundDefinition>,
     /// The rows of the places the parse failed: an ERROR node, a node
     /// missing a token but `;` (a missing `;` ends no definition, and C's
     /// statement macros, `list_for_each(…) {`, read as a call without
@@ -177,7 +177,7 @@ impl Walk<'_> {
                 };
                 if let Some((name, kind)) = defined {
                     indents.found(i, self.found.len());
-                    self.found.push(Found {
+                    self.found.push(FoundDefinition {
                         start,
                         end,
                         signature: row,
@@ -217,7 +217,7 @@ impl Walk<'_> {
             return;
         }
         if let Some((name, kind)) = self.language.definition(node, self.source) {
-            self.found.push(Found {
+            self.found.push(FoundDefinition {
                 start: row,
                 end: tail.end,
                 signature: row,
@@ -232,7 +232,7 @@ impl Walk<'_> {
 
     /// Whether the parse of a definition can be trusted: no syntax error
     /// that can move its end lies in it, and it is not cut.
-    fn clean(&self, found: &Found) -> bool {
+    fn clean(&self, found: &FoundDefinition) -> bool {
         if found.cut {
             return false;
         }

@@ -268,7 +268,10 @@ pub fn to_value(envelope: &Envelope<'_>) -> Value {
 
 /// What is printed if an envelope cannot be serialized. Every field is a
 /// string, number, bool or list of them, so `serde_json` cannot fail; were
-/// it to, the caller still gets one JSON object that says so.
+/// it to, the caller still gets one JSON object that says so. Its code is
+/// `SEARCH_FAILED`: the call's result is lost as when rg's output cannot
+/// be parsed, and the output schema's `error.code` holds only SPEC §6's
+/// codes.
 fn unserializable(e: &serde_json::Error) -> Value {
     let message = format!("the JSON envelope could not be written: {e}");
     let code = ErrorCode::SearchFailed;

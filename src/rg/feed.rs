@@ -253,12 +253,12 @@ mod tests {
 
     /// What a sink was handed.
     #[derive(Default)]
-    struct Seen {
+    struct Handed {
         chunked: Vec<u8>,
         skimmed: Vec<u8>,
     }
 
-    impl Sink for Seen {
+    impl Sink for Handed {
         fn chunk(&mut self, bytes: &[u8]) {
             self.chunked.extend_from_slice(bytes);
         }
@@ -284,7 +284,7 @@ mod tests {
         let exited = Ending::Exited(RgExit::Status(0));
         let timed_out = Ending::Halted(Halt::TimedOut);
         let run = |ending, budget, grace| {
-            let mut seen = Seen::default();
+            let mut seen = Handed::default();
             let halt = drain(&mut seen, backlog(), ending, budget, grace);
             (halt, seen.chunked, seen.skimmed)
         };

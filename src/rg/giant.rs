@@ -14,8 +14,9 @@
 //! time is linear in the record's bytes (each byte is looked at once, and
 //! where a value lies is read from the few levels above it, not copied).
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as BASE64;
+mod decode;
+
+use decode::{decode_base64, decode_text};
 
 /// The longest path kept (paths are at most a few KiB: `PATH_MAX`).
 const PATH_BOUND: usize = 64 * 1024;
@@ -53,7 +54,7 @@ const OPENING: usize = 128;
 
 /// Where in the record a value lies, as far as the reader cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
+enum RecordField {
     Type,
     PathText,
     PathBytes,
@@ -78,7 +79,7 @@ enum Level {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
+enum Syntax {
     /// Before a value (or a key, in an object that expects one).
     Value,
     /// Inside a string; `escaped` after a backslash.
@@ -93,16 +94,16 @@ enum State {
 
 /// The reader of one giant record.
 #[derive(Debug)]
-pub struct Reader {
+pub struct GiantReader {
     stack: Vec<Level>,
-    state: State,
+    state: Syntax,
     /// Reading an object key rather than a value.
     key: bool,
     /// The raw bytes kept of the string or bare value being read, and the
     /// most that may be kept of it.
     raw: Vec<u8>,
     bound: usize,
-    slot: Slot,
+    slot: RecordField,
     /// The bytes of the line's head to keep, escaped (a JSON escape is at
     /// most 6 bytes for one character).
     head_bound: usize,
@@ -112,16 +113,16 @@ pub struct Reader {
     bytes: u64,
 }
 
-impl Reader {
+impl GiantReader {
     /// A reader that keeps about `head` bytes of the line and of the match.
     pub fn new(head: usize) -> Self {
         Self {
             stack: Vec::new(),
-            state: State::Value,
+            state: Syntax::Value,
             key: false,
             raw: Vec::new(),
             bound: 0,
-            slot: Slot::Other,
+            slot: RecordField::Other,
             head_bound: head.saturating_mul(6).saturating_add(64),
             giant: Giant::default(),
             error: None,
@@ -149,7 +150,7 @@ impl Reader {
         while i < bytes.len() && self.error.is_none() {
             let b = bytes[i];
             match self.state {
-                State::Str { escaped } => {
+                Syntax::Str { escaped } => {
                     // Runs of plain string bytes are the bulk of a giant
                     // record: take them in one step.
                     if !escaped {
@@ -167,16 +168,16 @@ impl Reader {
                         (false, b'"') => self.end_string(),
                         (false, b'\\') => {
                             self.keep(&[b]);
-                            self.state = State::Str { escaped: true };
+                            self.state = Syntax::Str { escaped: true };
                         }
                         _ => {
                             self.keep(&[b]);
-                            self.state = State::Str { escaped: false };
+                            self.state = Syntax::Str { escaped: false };
                         }
                     }
                     i += 1;
                 }
-                State::Bare => {
+                Syntax::Bare => {
                     if matches!(b, b',' | b'}' | b']') || b.is_ascii_whitespace() {
                         self.end_bare();
                     } else {
@@ -184,7 +185,7 @@ impl Reader {
                         i += 1;
                     }
                 }
-                State::Value | State::Colon | State::After => {
+                Syntax::Value | Syntax::Colon | Syntax::After => {
                     self.punctuation(b);
                     i += 1;
                 }
@@ -195,14 +196,14 @@ impl Reader {
     /// The record, once its last byte was fed; `Err` says why it is not
     /// one of rg's.
     pub fn finish(mut self) -> Result<Giant, String> {
-        if self.state == State::Bare {
+        if self.state == Syntax::Bare {
             self.end_bare();
         }
         let read = || super::read_excerpt(&self.giant.opening);
         if let Some(e) = &self.error {
             return Err(format!("{e}, {}", read()));
         }
-        if !self.stack.is_empty() || self.state != State::After {
+        if !self.stack.is_empty() || self.state != Syntax::After {
             return Err(format!(
                 "a record that is too large to hold ends before it is whole, {}",
                 read()
@@ -227,7 +228,7 @@ impl Reader {
         }
         let in_object = matches!(self.stack.last(), Some(Level::Object(_)));
         match (self.state, b) {
-            (State::Value, b'"') => {
+            (Syntax::Value, b'"') => {
                 self.key = in_object && !self.has_key();
                 let bound = if self.key {
                     KEY_BOUND
@@ -235,36 +236,36 @@ impl Reader {
                     self.bound_here()
                 };
                 self.begin(bound);
-                self.state = State::Str { escaped: false };
+                self.state = Syntax::Str { escaped: false };
             }
-            (State::Colon, b':') => self.state = State::Value,
-            (State::Value, b'{' | b'[') if self.stack.len() >= MAX_DEPTH => {
+            (Syntax::Colon, b':') => self.state = Syntax::Value,
+            (Syntax::Value, b'{' | b'[') if self.stack.len() >= MAX_DEPTH => {
                 self.fail("nests deeper than rg's records do");
             }
-            (State::Value, b'{') => self.stack.push(Level::Object(None)),
-            (State::Value, b'[') => self.stack.push(Level::Array(0)),
-            (State::Value, b'}') if in_object && !self.has_key() => self.close(),
-            (State::Value, b']') if matches!(self.stack.last(), Some(Level::Array(0))) => {
+            (Syntax::Value, b'{') => self.stack.push(Level::Object(None)),
+            (Syntax::Value, b'[') => self.stack.push(Level::Array(0)),
+            (Syntax::Value, b'}') if in_object && !self.has_key() => self.close(),
+            (Syntax::Value, b']') if matches!(self.stack.last(), Some(Level::Array(0))) => {
                 self.close();
             }
-            (State::Value, _)
+            (Syntax::Value, _)
                 if (!in_object || self.has_key()) && (b == b'-' || b.is_ascii_alphanumeric()) =>
             {
                 let bound = self.bound_here().max(32);
                 self.begin(bound);
                 self.keep(&[b]);
-                self.state = State::Bare;
+                self.state = Syntax::Bare;
             }
-            (State::After, b',') => {
+            (Syntax::After, b',') => {
                 match self.stack.last_mut() {
                     Some(Level::Object(key)) => *key = None,
                     Some(Level::Array(i)) => *i = i.saturating_add(1),
                     None => self.fail("has more than one value"),
                 }
-                self.state = State::Value;
+                self.state = Syntax::Value;
             }
-            (State::After, b'}') if in_object => self.close(),
-            (State::After, b']') if matches!(self.stack.last(), Some(Level::Array(_))) => {
+            (Syntax::After, b'}') if in_object => self.close(),
+            (Syntax::After, b']') if matches!(self.stack.last(), Some(Level::Array(_))) => {
                 self.close();
             }
             _ => self.fail("is not JSON"),
@@ -282,11 +283,11 @@ impl Reader {
 
     fn close(&mut self) {
         self.stack.pop();
-        self.state = State::After;
+        self.state = Syntax::After;
     }
 
     /// The slot the value about to be read fills.
-    fn slot_here(&self) -> Slot {
+    fn slot_here(&self) -> RecordField {
         fn key(level: &Level) -> Option<&str> {
             match level {
                 Level::Object(Some(k)) => Some(k.as_str()),
@@ -297,28 +298,28 @@ impl Reader {
         // which are few (see MAX_DEPTH); nothing is copied per value.
         match self.stack.as_slice() {
             [top] => match key(top) {
-                Some("type") => Slot::Type,
-                _ => Slot::Other,
+                Some("type") => RecordField::Type,
+                _ => RecordField::Other,
             },
             [top, l2] if key(top) == Some("data") => match key(l2) {
-                Some("line_number") => Slot::LineNumber,
-                Some("absolute_offset") => Slot::AbsoluteOffset,
-                _ => Slot::Other,
+                Some("line_number") => RecordField::LineNumber,
+                Some("absolute_offset") => RecordField::AbsoluteOffset,
+                _ => RecordField::Other,
             },
             [top, l2, l3] if key(top) == Some("data") => match (key(l2), key(l3)) {
-                (Some("path"), Some("text")) => Slot::PathText,
-                (Some("path"), Some("bytes")) => Slot::PathBytes,
-                (Some("lines"), Some("text")) => Slot::LinesText,
-                (Some("lines"), Some("bytes")) => Slot::LinesBytes,
-                _ => Slot::Other,
+                (Some("path"), Some("text")) => RecordField::PathText,
+                (Some("path"), Some("bytes")) => RecordField::PathBytes,
+                (Some("lines"), Some("text")) => RecordField::LinesText,
+                (Some("lines"), Some("bytes")) => RecordField::LinesBytes,
+                _ => RecordField::Other,
             },
             [top, l2, Level::Array(0), l4]
                 if key(top) == Some("data") && key(l2) == Some("submatches") =>
             {
                 match key(l4) {
-                    Some("start") => Slot::Start,
-                    Some("end") => Slot::End,
-                    _ => Slot::Other,
+                    Some("start") => RecordField::Start,
+                    Some("end") => RecordField::End,
+                    _ => RecordField::Other,
                 }
             }
             [top, l2, Level::Array(0), l4, l5]
@@ -327,30 +328,34 @@ impl Reader {
                     && key(l4) == Some("match") =>
             {
                 match key(l5) {
-                    Some("text") => Slot::MatchText,
-                    Some("bytes") => Slot::MatchBytes,
-                    _ => Slot::Other,
+                    Some("text") => RecordField::MatchText,
+                    Some("bytes") => RecordField::MatchBytes,
+                    _ => RecordField::Other,
                 }
             }
-            _ => Slot::Other,
+            _ => RecordField::Other,
         }
     }
 
     fn bound_here(&mut self) -> usize {
         self.slot = self.slot_here();
         match self.slot {
-            Slot::Type => 64,
-            Slot::PathText | Slot::PathBytes => PATH_BOUND + 1,
-            Slot::LinesText | Slot::LinesBytes | Slot::MatchText | Slot::MatchBytes => {
-                self.head_bound
-            }
-            Slot::LineNumber | Slot::AbsoluteOffset | Slot::Start | Slot::End => 32,
-            Slot::Other => 0,
+            RecordField::Type => 64,
+            RecordField::PathText | RecordField::PathBytes => PATH_BOUND + 1,
+            RecordField::LinesText
+            | RecordField::LinesBytes
+            | RecordField::MatchText
+            | RecordField::MatchBytes => self.head_bound,
+            RecordField::LineNumber
+            | RecordField::AbsoluteOffset
+            | RecordField::Start
+            | RecordField::End => 32,
+            RecordField::Other => 0,
         }
     }
 
     fn end_string(&mut self) {
-        self.state = State::After;
+        self.state = Syntax::After;
         let raw = std::mem::take(&mut self.raw);
         let cut = raw.len() >= self.bound;
         let text = |raw: &[u8]| decode_text(raw, cut);
@@ -363,40 +368,40 @@ impl Reader {
                 }
                 _ => self.fail("is not JSON"),
             }
-            self.state = State::Colon;
+            self.state = Syntax::Colon;
             return;
         }
         let g = &mut self.giant;
         match self.slot {
-            Slot::Type => g.kind = String::from_utf8_lossy(&text(&raw)).into_owned(),
-            Slot::PathText | Slot::PathBytes if raw.len() > PATH_BOUND => {
+            RecordField::Type => g.kind = String::from_utf8_lossy(&text(&raw)).into_owned(),
+            RecordField::PathText | RecordField::PathBytes if raw.len() > PATH_BOUND => {
                 self.fail("has a path over 64 KiB");
             }
-            Slot::PathText => g.path = text(&raw),
-            Slot::PathBytes => g.path = decode_base64(&raw),
-            Slot::LinesText => g.head = text(&raw),
-            Slot::LinesBytes => g.head = decode_base64(&raw),
-            Slot::MatchText => g.match_head = text(&raw),
-            Slot::MatchBytes => g.match_head = decode_base64(&raw),
+            RecordField::PathText => g.path = text(&raw),
+            RecordField::PathBytes => g.path = decode_base64(&raw),
+            RecordField::LinesText => g.head = text(&raw),
+            RecordField::LinesBytes => g.head = decode_base64(&raw),
+            RecordField::MatchText => g.match_head = text(&raw),
+            RecordField::MatchBytes => g.match_head = decode_base64(&raw),
             _ => {}
         }
     }
 
     fn end_bare(&mut self) {
-        self.state = State::After;
+        self.state = Syntax::After;
         let raw = std::mem::take(&mut self.raw);
         let number = std::str::from_utf8(&raw)
             .ok()
             .and_then(|t| t.parse::<u64>().ok());
         let g = &mut self.giant;
         match self.slot {
-            Slot::LineNumber => g.line_number = number,
-            Slot::AbsoluteOffset => g.absolute_offset = number,
-            Slot::Start => {
+            RecordField::LineNumber => g.line_number = number,
+            RecordField::AbsoluteOffset => g.absolute_offset = number,
+            RecordField::Start => {
                 let end = g.first_match.map_or(0, |(_, e)| e);
                 g.first_match = number.map(|s| (count(s), end));
             }
-            Slot::End => {
+            RecordField::End => {
                 let start = g.first_match.map_or(0, |(s, _)| s);
                 g.first_match = number.map(|e| (start, count(e)));
             }
@@ -409,61 +414,12 @@ fn count(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-/// Decode the escaped bytes of a JSON string; of a prefix of one when
-/// `cut`, first dropping an escape the cut may have split (`\u00` of
-/// `\u00e9`, or the first half of a surrogate pair).
-fn decode_text(raw: &[u8], cut: bool) -> Vec<u8> {
-    let mut end = raw.len();
-    if cut {
-        let mut i = 0;
-        while i < raw.len() {
-            if raw[i] != b'\\' {
-                i += 1;
-                continue;
-            }
-            let unicode = raw.get(i + 1) == Some(&b'u');
-            let high = unicode
-                && raw.get(i + 2..i + 4).is_some_and(|h| {
-                    matches!(h, [b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B'])
-                });
-            let len = match (unicode, high) {
-                (true, true) => 12,
-                (true, false) => 6,
-                (false, _) => 2,
-            };
-            if i + len > raw.len() {
-                end = i;
-                break;
-            }
-            i += len;
-        }
-    }
-    let mut quoted = Vec::with_capacity(end + 2);
-    quoted.push(b'"');
-    quoted.extend_from_slice(&raw[..end]);
-    quoted.push(b'"');
-    serde_json::from_slice::<String>(&quoted).map_or_else(
-        |_| {
-            String::from_utf8_lossy(&raw[..end])
-                .into_owned()
-                .into_bytes()
-        },
-        String::into_bytes,
-    )
-}
-
-/// Decode a prefix of rg's base64 `bytes`: whole groups of four only.
-fn decode_base64(raw: &[u8]) -> Vec<u8> {
-    let whole = raw.len() / 4 * 4;
-    BASE64.decode(&raw[..whole]).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn read(record: &[u8], chunk: usize, head: usize) -> Result<Giant, String> {
-        let mut reader = Reader::new(head);
+        let mut reader = GiantReader::new(head);
         for piece in record.chunks(chunk) {
             reader.feed(piece);
         }
@@ -488,18 +444,6 @@ mod tests {
     }
 
     #[test]
-    fn an_escape_cut_by_the_bound_is_left_out() {
-        assert_eq!(decode_text(br"ab\u00", true), b"ab");
-        assert_eq!(decode_text(br#"ab\""#, true), b"ab\"");
-        assert_eq!(decode_text(br"ab\\\\", true), b"ab\\\\");
-        assert_eq!(decode_text(br"ab\ud83d\ude00c", true), "ab😀c".as_bytes());
-        assert_eq!(decode_text(br"ab\ud83d\ude0", true), b"ab");
-        assert_eq!(decode_text(br"ab\ud83d", true), b"ab");
-        assert_eq!(decode_base64(b"YWJj"), b"abc");
-        assert_eq!(decode_base64(b"YWJjZA"), b"abc");
-    }
-
-    #[test]
     fn a_context_record_and_bytes() {
         let text = r#"{"type":"context","data":{"path":{"bytes":"YS//"},"lines":{"bytes":"YWJjZGVmZ2hp"},"line_number":2,"absolute_offset":0,"submatches":[]}}"#;
         let g = read(text.as_bytes(), 5, 1).unwrap();
@@ -511,7 +455,7 @@ mod tests {
 
     #[test]
     fn nesting_past_rgs_records_fails_in_bounded_memory() {
-        let mut reader = Reader::new(10);
+        let mut reader = GiantReader::new(10);
         reader.feed(br#"{"type":"match","data":{"x":"#);
         let deep = vec![b'['; 1 << 20];
         for _ in 0..8 {

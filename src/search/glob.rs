@@ -32,13 +32,11 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
         .or_else(|| walk_root(&r.pattern, &settings.workdir));
     let line = command::glob_line(run::rg_for_line(settings), r, root.as_deref());
     let mut sink = ListingSink::default();
-    match run::execute(Tool::Glob, &line, settings, budget, &mut sink) {
-        Ok(finished) => {
-            let result = result(r, root.as_deref(), settings, budget, &finished, sink);
-            (line.as_run(), Some(finished), result)
-        }
-        Err(e) => (line.as_run(), None, Err(e.into())),
-    }
+    let cap = settings.limits.raw_output_max_bytes.get();
+    let run = run::execute(Tool::Glob, &line, settings, budget, &mut sink, cap);
+    Searched::judged(line.as_run(), run, |finished| {
+        result(r, root.as_deref(), settings, budget, finished, sink)
+    })
 }
 
 /// The result of a glob whose rg printed and ended as `replay` says: the

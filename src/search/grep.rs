@@ -46,13 +46,10 @@ pub(super) fn search(
         1 => lines[0].as_run(),
         n => format!("{} (the first of {n} command lines)", lines[0].as_run()),
     };
-    match over(&lines, settings, budget, &mut sink) {
-        Ok(finished) => {
-            let result = result(r, settings, budget, &finished, sink);
-            (script, Some(finished), result)
-        }
-        Err(e) => (script, None, Err(e.into())),
-    }
+    let run = over(&lines, settings, budget, &mut sink);
+    Searched::judged(script, run, |finished| {
+        result(r, settings, budget, finished, sink)
+    })
 }
 
 /// Run `lines` one after the other into `sink`, as if one rg had run:
@@ -75,7 +72,7 @@ fn over(
             last: i + 1 == lines.len(),
         };
         let left = cap.saturating_sub(used);
-        let finished = run::execute_within(Tool::Grep, line, settings, budget, &mut chained, left)?;
+        let finished = run::execute(Tool::Grep, line, settings, budget, &mut chained, left)?;
         let whole = match merged.take() {
             None => finished,
             Some(mut m) => {

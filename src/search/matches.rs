@@ -42,7 +42,7 @@ pub struct MatchSink<'w> {
     /// Bytes of a record not yet ended by `\n`.
     pending: Vec<u8>,
     /// The record being read as it streams, when it is too long to hold.
-    giant: Option<giant::Reader>,
+    giant: Option<giant::GiantReader>,
     /// Records seen (non-blank lines), for error messages.
     records: u64,
     /// Displayed path → index in `files`.
@@ -167,7 +167,7 @@ impl<'w> MatchSink<'w> {
                 self.pending.extend_from_slice(bytes);
                 if let Some(bound) = self.record_bound {
                     if self.pending.len() > bound {
-                        let mut reader = giant::Reader::new(self.line_cap);
+                        let mut reader = giant::GiantReader::new(self.line_cap);
                         reader.feed(&self.pending);
                         self.pending = Vec::new();
                         self.giant = Some(reader);
@@ -238,7 +238,7 @@ impl<'w> MatchSink<'w> {
     }
 
     /// A record that was read as it streamed.
-    fn giant_record(&mut self, reader: giant::Reader, skim: bool) {
+    fn giant_record(&mut self, reader: giant::GiantReader, skim: bool) {
         if self.error.is_some() {
             return;
         }

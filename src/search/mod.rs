@@ -68,7 +68,7 @@ pub fn search(
         stop,
     };
     let mut described = None;
-    let (script, rg_run, result) = match request {
+    let searched = match request {
         Request::Glob(r) => glob::search(r, settings, budget),
         Request::Grep(r) => {
             let plan = plan(r, budget);
@@ -81,9 +81,9 @@ pub fn search(
         _ => None,
     };
     Outcome {
-        result,
-        script,
-        rg_run: rg_run.as_ref().map(RgRun::of),
+        result: searched.result,
+        script: searched.script,
+        rg_run: searched.finished.as_ref().map(RgRun::of),
         rg_version,
         index: described,
     }

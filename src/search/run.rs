@@ -32,9 +32,38 @@ impl From<SearchError> for SearchFailure {
     }
 }
 
-/// What a tool's pipeline hands back: its command as shown, how rg ran (if
-/// it was started), and the result.
-pub type Searched = (String, Option<Finished>, Result<Report, SearchFailure>);
+/// What a tool's pipeline hands back.
+#[derive(Debug)]
+pub struct Searched {
+    /// The command as shown (`--explain`).
+    pub script: String,
+    /// How rg ran, if it was started.
+    pub finished: Option<Finished>,
+    pub result: Result<Report, SearchFailure>,
+}
+
+impl Searched {
+    /// The search of `script` whose rg came to `run`, its result `judged`
+    /// from how rg ran.
+    pub fn judged(
+        script: String,
+        run: Result<Finished, SearchError>,
+        judged: impl FnOnce(&Finished) -> Result<Report, SearchFailure>,
+    ) -> Self {
+        match run {
+            Ok(finished) => Self {
+                script,
+                result: judged(&finished),
+                finished: Some(finished),
+            },
+            Err(e) => Self {
+                script,
+                finished: None,
+                result: Err(e.into()),
+            },
+        }
+    }
+}
 
 /// How long a timed-out search may take to order what rg printed (SPEC
 /// §4a: the page of what was found; the deadline has passed, so this grace
@@ -100,22 +129,11 @@ fn enterable(dir: &std::path::Path) -> io::Result<()> {
     std::fs::read_dir(dir).map(drop)
 }
 
-/// Run a tool's `line` into `sink` once [`check_ready`] holds; `Err` when
-/// rg could not be started.
+/// Run a tool's `line` into `sink` once [`check_ready`] holds, with
+/// `stdout_cap` bytes of rg's stdout left (the raw-output cap; a run over
+/// one chunk of the index's candidates shares the call's); `Err` when rg
+/// could not be started.
 pub fn execute<S: Sink>(
-    tool: Tool,
-    line: &CommandLine,
-    settings: &Settings,
-    budget: Budget<'_>,
-    sink: &mut S,
-) -> Result<Finished, SearchError> {
-    let cap = settings.limits.raw_output_max_bytes.get();
-    execute_within(tool, line, settings, budget, sink, cap)
-}
-
-/// [`execute`] with `stdout_cap` bytes of rg's stdout left (a run over
-/// one chunk of the index's candidates shares the call's cap).
-pub fn execute_within<S: Sink>(
     tool: Tool,
     line: &CommandLine,
     settings: &Settings,

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::place::{self, Place};
-use super::wire::{self, Answer, Ask, Call, Front, Identity, Reply, Status};
+use super::place::{self, ServerFiles};
+use super::wire::{self, Answer, Ask, Front, GrepCall, Identity, Reply, Status};
 use crate::arguments::Arguments;
 use crate::index::Why;
 use crate::request::Request;
@@ -63,10 +63,10 @@ pub fn ask(
     let Ok(Request::Grep(request)) = &args.request else {
         return Err(Unanswered::new("not a grep"));
     };
-    let place = Place::of(&settings.workdir).map_err(Unanswered::new)?;
+    let place = ServerFiles::of(&settings.workdir).map_err(Unanswered::new)?;
     let mut stream = connect(&place.socket)?;
     let half = budget.remaining() / 2;
-    let call = Call {
+    let call = GrepCall {
         identity: Identity::here(settings.rg.path()),
         settings: settings.clone(),
         request: request.clone(),
@@ -163,7 +163,7 @@ pub fn start(settings: &Settings) -> io::Result<Child> {
             "the index answers on Linux only",
         ));
     }
-    let place = Place::of(&settings.workdir).map_err(io::Error::other)?;
+    let place = ServerFiles::of(&settings.workdir).map_err(io::Error::other)?;
     let rg = settings
         .rg
         .path()
@@ -199,7 +199,7 @@ pub fn ensure(settings: &Settings, wait: Option<Duration>) -> Option<Child> {
     if settings.index == IndexMode::Off {
         return None;
     }
-    let place = Place::of(&settings.workdir).ok()?;
+    let place = ServerFiles::of(&settings.workdir).ok()?;
     let child = match status(&place.socket) {
         Ok(_) => None,
         Err(_) => start(settings).ok(),

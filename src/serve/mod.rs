@@ -36,10 +36,16 @@ pub fn serve(
     _idle: std::time::Duration,
     _stop: &std::sync::Arc<crate::stop::Stop>,
 ) -> crate::error::Exit {
-    crate::diag::note(
-        "dsh-search serve: no watcher here promises that a change is seen before the next call; the index answers on Linux only",
-    );
-    crate::error::Exit::Failed(crate::error::ErrorCode::SearchFailed)
+    no_index_here()
+}
+
+/// `dsh-search serve` where no index answers: it says so, and fails.
+fn no_index_here() -> crate::error::Exit {
+    crate::diag::note(&format!(
+        "dsh-search serve: {}; the index answers on Linux only",
+        crate::index::NO_WATCHER
+    ));
+    crate::error::Exit::Fault(crate::error::Fault::Serve)
 }
 
 /// `serve --status`: each server of this user, a line each.

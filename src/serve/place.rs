@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 
 /// The files of one tree's server.
 #[derive(Debug, Clone)]
-pub struct Place {
+pub struct ServerFiles {
     pub dir: PathBuf,
     pub socket: PathBuf,
     pub lock: PathBuf,
@@ -33,7 +33,7 @@ pub struct Place {
 /// macOS and the BSDs), with its terminating NUL.
 const SOCKET_PATH_MAX: usize = 100;
 
-impl Place {
+impl ServerFiles {
     /// The place of the server of `workdir`.
     pub fn of(workdir: &Path) -> Result<Self, String> {
         let tree = workdir

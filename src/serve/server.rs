@@ -9,12 +9,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::place::{self, Place};
+use super::place::{self, ServerFiles};
 use super::wire::{self, Answer, Ask, Front, Identity, Reply, Status};
 use crate::arguments::Arguments;
 use crate::call;
 use crate::diag;
-use crate::error::{ErrorCode, Exit};
+use crate::error::{ErrorCode, Exit, Fault};
 use crate::index::Index;
 use crate::render;
 use crate::request::Request;
@@ -35,10 +35,7 @@ const READ_LIMIT: Duration = Duration::from_secs(5);
 /// for `idle`, or gone.
 pub fn serve(settings: &Settings, idle: Duration, stop: &Arc<Stop>) -> Exit {
     if !cfg!(target_os = "linux") {
-        diag::note(
-            "dsh-search serve: no watcher here promises that a change is seen before the next call; the index answers on Linux only",
-        );
-        return Exit::Failed(ErrorCode::SearchFailed);
+        return super::no_index_here();
     }
     match Server::open(settings, stop) {
         Ok(Some(server)) => server.run(idle, stop),
@@ -46,14 +43,14 @@ pub fn serve(settings: &Settings, idle: Duration, stop: &Arc<Stop>) -> Exit {
         Ok(None) => Exit::Success,
         Err(e) => {
             diag::note(&format!("dsh-search serve: {e}"));
-            Exit::Failed(ErrorCode::SearchFailed)
+            Exit::Fault(Fault::Serve)
         }
     }
 }
 
 /// A server, listening.
 struct Server {
-    place: Place,
+    place: ServerFiles,
     listener: UnixListener,
     /// The socket file as bound: another file there is not ours.
     socket_ino: u64,
@@ -61,11 +58,11 @@ struct Server {
     tree_id: (u64, u64),
     /// Held open for the server's life: the tree's lock.
     _lock: File,
-    shared: Arc<Shared>,
+    shared: Arc<ServerState>,
 }
 
 /// What the listener and the connections' threads share.
-struct Shared {
+struct ServerState {
     index: Index,
     identity: Identity,
     tree: String,
@@ -81,7 +78,7 @@ impl Server {
     /// Take the tree's lock, and listen. `None` when another server holds
     /// the lock.
     fn open(settings: &Settings, stop: &Arc<Stop>) -> Result<Option<Self>, String> {
-        let place = Place::of(&settings.workdir)?;
+        let place = ServerFiles::of(&settings.workdir)?;
         let lock = File::options()
             .create(true)
             .truncate(false)
@@ -119,7 +116,7 @@ impl Server {
             .map_err(|e| format!("cannot enter {} ({e})", settings.workdir.display()))?;
         let index =
             Index::start(settings, IndexMode::Auto, stop, &place.dir.join("empty")).served();
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(ServerState {
             index,
             identity: Identity::here(settings.rg.path()),
             tree: place.tree.to_string_lossy().into_owned(),
@@ -206,7 +203,7 @@ impl Server {
             let started = std::thread::Builder::new()
                 .name("serve-call".into())
                 .spawn(move || {
-                    Shared::handle(&shared, stream);
+                    ServerState::handle(&shared, stream);
                     let at = shared.started.elapsed().as_millis();
                     shared
                         .last
@@ -220,7 +217,7 @@ impl Server {
     }
 }
 
-impl Shared {
+impl ServerState {
     /// Serve one connection: one ask.
     fn handle(this: &Arc<Self>, mut stream: UnixStream) {
         if stream.set_nonblocking(false).is_err()
@@ -255,7 +252,7 @@ impl Shared {
 
     /// The answer to one grep: `Planned` first (on `stream`) once the
     /// index answers, then the answer; or why the caller must scan.
-    fn grep(this: &Arc<Self>, call: wire::Call, stream: &UnixStream) -> Reply {
+    fn grep(this: &Arc<Self>, call: wire::GrepCall, stream: &UnixStream) -> Reply {
         if let Some(why) = this.identity.differs(&call.identity) {
             return Reply::Refused(format!("it runs {why}"));
         }
@@ -298,7 +295,7 @@ impl Shared {
                     },
                     exit: response.exit(),
                     result: (front == Front::Mcp)
-                        .then(|| crate::mcp::tool_result(&response, settings.mcp_structured)),
+                        .then(|| crate::mcp::ToolResult::of(&response, settings.mcp_structured)),
                     explain: response.explain,
                 }),
             }

@@ -18,9 +18,9 @@
 use std::io::{self, Read, Write};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::error::Exit;
+use crate::mcp::ToolResult;
 use crate::request::{GrepRequest, Ignored};
 use crate::settings::Settings;
 
@@ -41,18 +41,8 @@ pub struct Identity {
     pub xdg_config_home: Option<String>,
 }
 
-/// The identity of the file at `path` (`place::file_id`); none where
-/// there is no server to compare it with.
-fn file_id(path: &std::path::Path) -> Option<String> {
-    #[cfg(unix)]
-    return super::place::file_id(path);
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        None
-    }
-}
-
+// Unix only: only a Unix client and server ask (`place` names files there).
+#[cfg(unix)]
 impl Identity {
     /// This process's, running `settings.rg`.
     pub fn here(rg: Option<&str>) -> Self {
@@ -62,10 +52,12 @@ impl Identity {
             build: format!(
                 "{} {}",
                 env!("CARGO_PKG_VERSION"),
-                exe.as_deref().and_then(file_id).unwrap_or_default()
+                exe.as_deref()
+                    .and_then(super::place::file_id)
+                    .unwrap_or_default()
             ),
             rg: rg.map(str::to_owned),
-            rg_file: rg.and_then(|rg| file_id(std::path::Path::new(rg))),
+            rg_file: rg.and_then(|rg| super::place::file_id(std::path::Path::new(rg))),
             home: var("HOME"),
             xdg_config_home: var("XDG_CONFIG_HOME"),
         }
@@ -96,7 +88,7 @@ pub enum Front {
 
 /// One grep, asked of the server.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Call {
+pub struct GrepCall {
     pub identity: Identity,
     pub settings: Settings,
     pub request: GrepRequest,
@@ -109,7 +101,7 @@ pub struct Call {
 /// What a client asks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Ask {
-    Grep(Box<Call>),
+    Grep(Box<GrepCall>),
     /// The server's state, for `serve --status` and for waiting on its
     /// index.
     Status,
@@ -144,14 +136,15 @@ pub enum Reply {
     Status(Box<Status>),
 }
 
-/// A call's answer, as the client gives it.
+/// A call's answer, as the client gives it: the server's, or (the
+/// command line's) its own.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Answer {
     /// The command line's stdout and exit (front [`Front::Cli`]).
     pub stdout: String,
     pub exit: Exit,
     /// The MCP `tools/call` result (front [`Front::Mcp`]).
-    pub result: Option<Value>,
+    pub result: Option<ToolResult>,
     /// The `--explain` account, if asked for.
     pub explain: Option<String>,
 }

@@ -50,7 +50,7 @@ fn a_leading_dash_pattern_and_path_pass_after_double_dash() {
     assert_out(&t.run(&["glob", "--", "--files.txt"]), 0, "--files.txt\n");
 }
 
-// Unix only: names Windows cannot hold (quotes, | and >, a newline); faults.rs checks the arguments rg receives everywhere.
+// Unix only: names Windows cannot hold (quotes, | and >, a newline); faults/given.rs checks the arguments rg receives everywhere.
 #[cfg(unix)]
 #[test]
 fn spaces_and_quotes_reach_rg_verbatim() {
@@ -82,7 +82,7 @@ fn spaces_and_quotes_reach_rg_verbatim() {
     );
 }
 
-// Unix only: names Windows cannot hold (quotes, | and >, a newline); faults.rs checks the arguments rg receives everywhere.
+// Unix only: names Windows cannot hold (quotes, | and >, a newline); faults/given.rs checks the arguments rg receives everywhere.
 #[cfg(unix)]
 #[test]
 fn shell_syntax_in_arguments_never_runs() {
@@ -144,7 +144,7 @@ fn shell_syntax_in_arguments_never_runs() {
     assert_not_pwned(&t);
 }
 
-// Unix only: names Windows cannot hold (quotes, | and >, a newline); faults.rs checks the arguments rg receives everywhere.
+// Unix only: names Windows cannot hold (quotes, | and >, a newline); faults/given.rs checks the arguments rg receives everywhere.
 #[cfg(unix)]
 #[test]
 fn a_newline_in_a_glob_path_reaches_rg() {
