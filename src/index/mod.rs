@@ -1,4 +1,4 @@
-//! The index of a long-lived `dsh-search mcp` (doc/SPEC.md §11): grep
+//! The index a tree's server keeps (`dsh-search serve`, doc/SPEC.md §11): grep
 //! answered from the files that can hold a match instead of every file,
 //! with the bytes the scan gives.
 //!

@@ -41,7 +41,6 @@ use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
 use protocol::Session;
-pub use protocol::ToolResult;
 use wire::{Id, Incoming, Received, RpcError};
 
 /// Bytes of requests that may wait while one is served.

@@ -28,7 +28,7 @@
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
@@ -38,7 +38,7 @@ use super::wire::{
 use crate::arguments;
 use crate::call;
 use crate::diag;
-use crate::render;
+use crate::render::ToolResult;
 use crate::response::Response;
 use crate::schema;
 use crate::serve::wire::Front;
@@ -280,72 +280,6 @@ struct ToolEntry {
     annotations: Value,
     #[serde(rename = "outputSchema", skip_serializing_if = "Option::is_none")]
     output_schema: Option<Value>,
-}
-
-/// A `tools/call` result: the text the model reads, the JSON envelope as
-/// `structuredContent` (with `--mcp-structured`), and for a failure
-/// `isError` and `{name, code}` in `_meta`. Owned, so that a tree's index
-/// server can send it (`serve::wire::Answer`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ToolResult {
-    content: [TextContent; 1],
-    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
-    structured: Option<Value>,
-    #[serde(rename = "isError")]
-    is_error: bool,
-    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
-    meta: Option<FailedMeta>,
-}
-
-/// One item of a result's `content`: text, the only kind sent.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct TextContent {
-    r#type: ContentType,
-    text: String,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-enum ContentType {
-    #[serde(rename = "text")]
-    Text,
-}
-
-/// A failed call's `_meta`: where its `{name, code}` travel, for callers.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct FailedMeta {
-    #[serde(rename = "dsh-search/error")]
-    error: FailedCode,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct FailedCode {
-    name: String,
-    code: String,
-}
-
-impl ToolResult {
-    /// The result for `response`; its envelope as `structuredContent` when
-    /// `structured`.
-    pub fn of(response: &Response, structured: bool) -> Self {
-        let text = render::text::response(response);
-        let failed = response.failed();
-        let structured =
-            structured.then(|| render::json::to_value(&render::json::envelope(response, &text)));
-        Self {
-            content: [TextContent {
-                r#type: ContentType::Text,
-                text,
-            }],
-            structured,
-            is_error: failed.is_some(),
-            meta: failed.map(|code| FailedMeta {
-                error: FailedCode {
-                    name: code.name().to_owned(),
-                    code: code.as_str().to_owned(),
-                },
-            }),
-        }
-    }
 }
 
 /// A result as JSON, for the era to wrap. Every field of a result is a

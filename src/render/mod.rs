@@ -1,9 +1,12 @@
-//! Renderers: a [`Response`] as the model-facing text of SPEC §4, or as
-//! the JSON envelope of SPEC §7 whose `text` field is that same text.
-//! They decide layout only.
+//! Renderers: a [`Response`] as the model-facing text of SPEC §4, as
+//! the JSON envelope of SPEC §7 whose `text` field is that same text, or
+//! as an MCP tool result holding them. They decide layout only.
 
 pub mod json;
 pub mod text;
+mod tool_result;
+
+pub use tool_result::ToolResult;
 
 use crate::response::Response;
 use crate::settings::Format;

@@ -39,8 +39,8 @@ pub(super) fn search(r: &GlobRequest, settings: &Settings, budget: Budget<'_>) -
     })
 }
 
-/// The result of a glob whose rg printed and ended as `replay` says: the
-/// judgement of a real run, with no rg (see `search::replay`, the fuzz
+/// The result of a glob whose rg's output `play` hands to the sink: the
+/// judgement of a real run, with no rg (`search::replay`, the fuzz
 /// targets'). No walk root: the listing is what rg printed for the whole
 /// workdir.
 #[cfg(feature = "fuzzing")]
@@ -48,10 +48,10 @@ pub(super) fn replay(
     r: &GlobRequest,
     settings: &Settings,
     budget: Budget<'_>,
-    replay: super::replay::Replay<'_>,
+    play: impl FnOnce(&mut dyn crate::rg::Sink) -> Finished,
 ) -> Result<Report, SearchFailure> {
     let mut sink = ListingSink::default();
-    let finished = super::replay::play(&mut sink, replay);
+    let finished = play(&mut sink);
     result(r, r.path.as_deref(), settings, budget, &finished, sink)
 }
 

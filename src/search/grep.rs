@@ -171,20 +171,21 @@ fn collect<'w>(
     }
 }
 
-/// The result of a grep whose rg printed and ended as `replay` says: the
-/// judgement of a real run, with no rg (see `search::replay`, the fuzz
-/// targets'). Its `record_bound` replaces the real one.
+/// The result of a grep whose rg's output `play` hands to the sink: the
+/// judgement of a real run, with no rg (`search::replay`, the fuzz
+/// targets'). `record_bound` replaces the real one.
 #[cfg(feature = "fuzzing")]
 pub(super) fn replay(
     r: &GrepRequest,
     settings: &Settings,
     budget: Budget<'_>,
-    replay: super::replay::Replay<'_>,
+    record_bound: usize,
+    play: impl FnOnce(&mut dyn Sink) -> Finished,
 ) -> Result<Report, SearchFailure> {
     let workdir = Workdir::new(&settings.workdir);
     let line_cap = settings.limits.grep_max_line_bytes.get();
-    let mut sink = collect(r, &workdir, line_cap, replay.record_bound);
-    let finished = super::replay::play(&mut sink, replay);
+    let mut sink = collect(r, &workdir, line_cap, record_bound);
+    let finished = play(&mut sink);
     result(r, settings, budget, &finished, sink)
 }
 

@@ -49,14 +49,16 @@ pub fn run(
         stop,
     };
     match request {
-        Request::Glob(r) => glob::replay(r, settings, budget, replay),
-        Request::Grep(r) => grep::replay(r, settings, budget, replay),
+        Request::Glob(r) => glob::replay(r, settings, budget, |sink| play(sink, replay)),
+        Request::Grep(r) => grep::replay(r, settings, budget, replay.record_bound, |sink| {
+            play(sink, replay)
+        }),
     }
 }
 
 /// Hand `replay`'s stdout to `sink` in the order the runner's feed does,
 /// and say how the run finished.
-pub(super) fn play<S: Sink>(sink: &mut S, replay: Replay<'_>) -> Finished {
+fn play(sink: &mut dyn Sink, replay: Replay<'_>) -> Finished {
     let Replay {
         stdout,
         skimmed,

@@ -295,7 +295,7 @@ impl ServerState {
                     },
                     exit: response.exit(),
                     result: (front == Front::Mcp)
-                        .then(|| crate::mcp::ToolResult::of(&response, settings.mcp_structured)),
+                        .then(|| crate::render::ToolResult::of(&response, settings.mcp_structured)),
                     explain: response.explain,
                 }),
             }

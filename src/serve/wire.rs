@@ -20,7 +20,7 @@ use std::io::{self, Read, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Exit;
-use crate::mcp::ToolResult;
+use crate::render::ToolResult;
 use crate::request::{GrepRequest, Ignored};
 use crate::settings::Settings;
 
