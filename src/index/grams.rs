@@ -47,6 +47,13 @@ pub struct Builder {
     window: u32,
     /// Bytes fed since the file began, up to 2 (a trigram needs 3).
     held: u8,
+    /// The trigrams of the file being fed, each once, in the order met:
+    /// they join their lists when it is finished, or never if it is
+    /// abandoned.
+    pending: Vec<Gram>,
+    /// One bit per trigram, set for those in `pending` (made when a file
+    /// is first fed: 2 MiB).
+    seen: Vec<u64>,
 }
 
 /// One trigram's place in the table.
@@ -119,6 +126,8 @@ impl Default for Builder {
             feeding: 0,
             window: 0,
             held: 0,
+            pending: Vec::new(),
+            seen: Vec::new(),
         }
     }
 }
@@ -128,12 +137,19 @@ impl Builder {
     /// [`feed`](Self::feed) is given until [`finish`](Self::finish) (or
     /// the next file).
     pub fn begin(&mut self) -> u32 {
+        self.finish();
         let id = self.files;
         self.files += 1;
         self.feeding = self.files;
         self.window = 0;
         self.held = 0;
         id
+    }
+
+    /// The distinct trigrams of the bytes fed since [`begin`](Self::begin):
+    /// the entries the file would cost the index.
+    pub fn distinct(&self) -> usize {
+        self.pending.len()
     }
 
     /// The next bytes of the file begun: its trigrams are those of all the
@@ -153,16 +169,41 @@ impl Builder {
             self.held += 1;
             rest = tail;
         }
+        if self.seen.is_empty() {
+            self.seen = vec![0; GRAMS / 64];
+        }
         let mut window = self.window;
         for &b in rest {
             window = ((window << 8) | u32::from(fold(b))) & 0x00FF_FFFF;
-            self.note(window);
+            let (word, bit) = ((window >> 6) as usize, 1u64 << (window & 63));
+            if self.seen[word] & bit == 0 {
+                self.seen[word] |= bit;
+                self.pending.push(window);
+            }
         }
         self.window = window;
     }
 
-    /// The end of the file begun: what is fed next counts for no file.
+    /// The end of the file begun: its trigrams join the index, and what is
+    /// fed next counts for no file.
     pub fn finish(&mut self) {
+        if self.feeding != 0 {
+            let pending = std::mem::take(&mut self.pending);
+            for &g in &pending {
+                self.note(g);
+            }
+            self.pending = pending;
+        }
+        self.abandon();
+    }
+
+    /// The end of the file begun, which holds no trigram in the index: the
+    /// caller keeps it a candidate.
+    pub fn abandon(&mut self) {
+        for &g in &self.pending {
+            self.seen[(g >> 6) as usize] &= !(1u64 << (g & 63));
+        }
+        self.pending.clear();
         self.feeding = 0;
     }
 
@@ -525,6 +566,25 @@ mod tests {
         assert_eq!(reference(&whole), expected);
         assert_eq!(lists(&build(&files, &[])), expected);
         assert_eq!(lists(&build(&files, &[1, 3, 4, 5, 7])), expected);
+    }
+
+    #[test]
+    fn an_abandoned_file_holds_no_trigram() {
+        let mut b = Builder::default();
+        b.add(b"abcd");
+        b.begin();
+        b.feed(b"abcxyz");
+        assert_eq!(b.distinct(), 4);
+        b.abandon();
+        // What the next file holds is its own, seen afresh.
+        let next = b.begin();
+        b.feed(b"xyzxyz");
+        assert_eq!(b.distinct(), 3);
+        b.finish();
+        let all = lists(&b.freeze());
+        assert_eq!(all[&gram(b'a', b'b', b'c')], vec![0]);
+        assert_eq!(all[&gram(b'x', b'y', b'z')], vec![next]);
+        assert!(!all.contains_key(&gram(b'c', b'x', b'y')));
     }
 
     #[test]

@@ -269,6 +269,15 @@ impl Live {
         }
     }
 
+    /// Why the index will not answer again, once its build failed.
+    pub fn unavailable(&self) -> Option<String> {
+        let state = self.shared.lock();
+        match (&state.ready, &state.why_not) {
+            (None, Why::Unavailable(why)) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
     /// Files the index covers, once built.
     pub fn files(&self) -> Option<usize> {
         self.shared

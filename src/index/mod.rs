@@ -233,6 +233,20 @@ impl Index {
         (false, None)
     }
 
+    /// Why the index will not answer until the server restarts (its build
+    /// failed, or it could not start), if so: `serve --status` says it
+    /// rather than "building" forever.
+    pub fn unavailable(&self) -> Option<String> {
+        #[cfg(target_os = "linux")]
+        if let Some(live) = &self.live {
+            return live.unavailable();
+        }
+        match &self.why_not {
+            Why::Unavailable(why) => Some(why.clone()),
+            _ => None,
+        }
+    }
+
     /// The plan for the grep `r`, within `budget` (listing a filtered
     /// call's files runs rg).
     pub fn plan(&self, r: &GrepRequest, settings: &Settings, budget: Budget<'_>) -> Plan {

@@ -392,7 +392,8 @@ pub fn file_system(dir: &Path, device: u64) -> Result<u64, Unfit> {
 /// it was read. A file is `always` a candidate when the index cannot
 /// vouch for what it read: it could not be read, rg would decode it from
 /// UTF-16 (its byte order mark), or it has another name (a hard link: a
-/// write through that name is reported under that name only, if at all).
+/// write through that name is reported under that name only, if at all);
+/// or when it is not worth indexing ([`DENSE`]).
 /// A file is `racy` when it changed too recently for its `ctime` to tell
 /// a later change ([`RACY_NS`]).
 pub struct Built {
@@ -403,6 +404,19 @@ pub struct Built {
     /// Bytes of the files read.
     pub covered: u64,
 }
+
+/// Past this many distinct trigrams, a file that has more of them than
+/// half its bytes read is not indexed, nor read on; below it, one that
+/// holds a NUL byte too. Random or compressed data (an image, an archive,
+/// a model's weights) holds nearly as many trigrams as bytes: one such
+/// file of 14 MB would make an index of 9.5 million trigrams, and a tree
+/// of small images an index bigger than the tree's text. Such a file is
+/// searched by every call instead, as a file the index cannot vouch for
+/// (`always`), and the index stays under half the bytes it covers
+/// (`live`'s bound) file by file. Text is far from the ratio, except a
+/// small file (its distinct trigrams are nearly all its bytes), hence the
+/// floor; but text has no NUL byte.
+const DENSE: usize = 1 << 16;
 
 /// Bytes read from a file at a time: the memory of a build is one such
 /// buffer per thread and the index itself, whatever the files' sizes.
@@ -474,7 +488,12 @@ fn read_all(workdir: &Path, files: &[Name]) -> Share {
     for name in files {
         let id = share.builder.begin();
         let read = read_one(&join(workdir, name), &mut share.builder, &mut buf);
-        share.builder.finish();
+        // What the index cannot vouch for costs it nothing.
+        if read.as_ref().is_ok_and(|r| r.trusted) {
+            share.builder.finish();
+        } else {
+            share.builder.abandon();
+        }
         let read = read.unwrap_or(Reading {
             stat: None,
             bytes: 0,
@@ -536,6 +555,7 @@ fn read_one(path: &Path, builder: &mut Builder, buf: &mut [u8]) -> io::Result<Re
     let mut trusted = stat.links == 1;
     let mut total = 0u64;
     let mut first = true;
+    let mut nul = false;
     loop {
         let n = read_full(&mut file, buf)?;
         if n == 0 {
@@ -545,8 +565,14 @@ fn read_one(path: &Path, builder: &mut Builder, buf: &mut [u8]) -> io::Result<Re
             trusted = false;
         }
         first = false;
+        nul |= buf[..n].contains(&0);
         builder.feed(&buf[..n]);
         total += n as u64;
+        let distinct = builder.distinct() as u64;
+        if distinct > total / 2 && (nul || distinct > DENSE as u64) {
+            trusted = false;
+            break;
+        }
     }
     Ok(Reading {
         stat: Some(stat),
@@ -587,5 +613,56 @@ fn error_path(e: &ignore::Error) -> Option<&Path> {
         ignore::Error::Partial(errs) => errs.iter().find_map(error_path),
         ignore::Error::Loop { child, .. } => Some(child),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes that look random (xorshift), NUL-free when `text`.
+    fn noise(len: usize, mut seed: u64, text: bool) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let b = (seed >> 24) as u8;
+                if text { b | 1 } else { b }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dense_files_are_searched_not_indexed() {
+        let dir = tempfile::tempdir().unwrap();
+        let text: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("fn item_{i}() {{ return {i}; }}\n").into_bytes())
+            .collect();
+        let files: [(&str, Vec<u8>, bool); 5] = [
+            // Text, big or small: indexed.
+            ("text.rs", text, false),
+            ("small.rs", b"fn main() {}\n".to_vec(), false),
+            // A megabyte of noise, with NUL bytes or without.
+            ("blob.bin", noise(1 << 20, 1, false), true),
+            ("noise.txt", noise(1 << 20, 2, true), true),
+            // A small image: under the floor, but it holds a NUL.
+            ("icon.png", noise(3000, 3, false), true),
+        ];
+        let mut names = Vec::new();
+        for (name, content, _) in &files {
+            std::fs::write(dir.path().join(name), content).unwrap();
+            names.push(name.as_bytes().to_vec());
+        }
+        let built = build(dir.path(), &names, 2);
+        for (id, (name, _, dense)) in files.iter().enumerate() {
+            assert_eq!(built.always.contains(id as u32), *dense, "{name}");
+        }
+        // The dense files cost the index nothing: it holds what the text
+        // holds, and is far under half the bytes it covers.
+        let size = built.postings.size() as u64;
+        assert!(size < built.covered / 8, "{size} of {}", built.covered);
+        // A dense file is not read past the chunk that shows it so.
+        assert!(built.covered < (files[0].1.len() + 2 * CHUNK + 3100) as u64);
     }
 }

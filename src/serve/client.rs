@@ -207,7 +207,8 @@ pub fn ensure(settings: &Settings, wait: Option<Duration>) -> Option<Child> {
     if let Some(wait) = wait {
         let until = Instant::now() + wait;
         while Instant::now() < until {
-            if status(&place.socket).is_ok_and(|s| s.ready) {
+            // Ready, or never to be (its build failed).
+            if status(&place.socket).is_ok_and(|s| s.ready || s.unavailable.is_some()) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));

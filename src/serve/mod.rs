@@ -68,7 +68,11 @@ pub fn status_text() -> String {
                     "{}  pid {}  {}  {} files  {} memory  up {} s  {} calls",
                     s.tree,
                     s.pid,
-                    if s.ready { "ready" } else { "building" },
+                    match (s.ready, &s.unavailable) {
+                        (true, _) => "ready".to_owned(),
+                        (false, Some(why)) => format!("index unavailable ({why})"),
+                        (false, None) => "building".to_owned(),
+                    },
                     s.files.map_or_else(|| "?".to_owned(), |n| n.to_string()),
                     s.memory.map_or_else(|| "?".to_owned(), mib),
                     s.age_ms / 1000,

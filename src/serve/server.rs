@@ -243,6 +243,7 @@ impl ServerState {
             tree: self.tree.clone(),
             ready,
             files,
+            unavailable: self.index.unavailable(),
             memory: resident(),
             age_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
             calls: self.calls.load(Ordering::SeqCst),

@@ -116,6 +116,9 @@ pub struct Status {
     pub ready: bool,
     /// Files the index covers (once built).
     pub files: Option<usize>,
+    /// Why its index will never be ready (its build failed), if so.
+    #[serde(default)]
+    pub unavailable: Option<String>,
     /// Resident memory, bytes.
     pub memory: Option<u64>,
     pub age_ms: u64,

@@ -118,6 +118,19 @@ fn content(rng: &mut Rng) -> String {
     (0..n).map(|_| line(rng) + "\n").collect()
 }
 
+/// `len` bytes of noise, NUL bytes among them, with a line of words
+/// every 500 bytes or so.
+fn noise(rng: &mut Rng, len: usize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(len + 100);
+    while bytes.len() < len {
+        if rng.chance(1) {
+            bytes.extend_from_slice(format!("\n{}\n", line(rng)).as_bytes());
+        }
+        bytes.extend(rng.next().to_le_bytes());
+    }
+    bytes
+}
+
 fn escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
@@ -219,6 +232,10 @@ impl<'a> Tree<'a> {
         self.write("src/wide.txt", format!("{} needle\n", "w".repeat(5000)));
         self.write("bin.dat", b"head needle\x00\x01\x02 tail needle\n");
         self.write("utf16.txt", b"\xFF\xFEn\x00e\x00e\x00d\x00l\x00e\x00\n\x00");
+        // Dense data, which the index leaves to rg: noise with the tree's
+        // words in it, big (an archive) and small (an icon).
+        self.write("assets/data.bin", noise(rng, 300_000));
+        self.write("assets/icon.png", noise(rng, 2_000));
         let _ = std::os::unix::fs::symlink("src", self.path("src-link"));
         let _ = std::os::unix::fs::symlink("bin.dat", self.path("bin-link"));
         let _ = fs::write(

@@ -63,7 +63,10 @@ fn wait_ready(t: &TestDir) {
         if status.contains(" ready ") {
             return;
         }
-        assert!(Instant::now() < until, "no server became ready: {status}");
+        assert!(
+            Instant::now() < until && !status.contains("index unavailable"),
+            "no server became ready: {status}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -265,6 +268,43 @@ fn a_server_of_another_build_is_not_used() {
     assert_eq!(
         account(&ran),
         "scanned (server: refused: it runs another build of dsh-search)"
+    );
+}
+
+#[test]
+fn dense_data_in_the_tree_is_left_to_rg() {
+    // 4 MiB of noise (xorshift) with a word in its middle, and a small
+    // image: the index reads neither whole, and answers all the same.
+    let mut seed = 7u64;
+    let mut blob: Vec<u8> = (0..4 << 20)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 24) as u8
+        })
+        .collect();
+    blob.splice(2 << 20..2 << 20, b"\nzebra_striped\n".iter().copied());
+    let t = TestDir::new();
+    t.write("src/a.rs", "fn zebra() {}\n");
+    for i in 0..30 {
+        t.write(&format!("src/m{i}.rs"), format!("fn item_{i}() {{}}\n"));
+    }
+    t.write("assets/weights.bin", &blob);
+    t.write("assets/icon.png", &blob[..3000]);
+    let _server = serve(&t, ".", None, &[]);
+    for pattern in ["zebra_striped", "zebra", "absent_word"] {
+        let ran = same(&t, ".", &[], &json!({"pattern": pattern}));
+        assert!(
+            account(&ran).starts_with("answered by server pid"),
+            "{pattern}: {}",
+            account(&ran)
+        );
+    }
+    let ran = grep(&t, ".", &[], &json!({"pattern": "zebra_striped"}));
+    assert_eq!(
+        String::from_utf8_lossy(&ran.output.stdout),
+        "No matches found in text files\n\n(Matched in 1 binary file, lines not shown: assets/weights.bin)\n"
     );
 }
 
