@@ -94,17 +94,36 @@ impl Stop {
     }
 
     /// Note a process group started for the call, with how to kill it,
-    /// until the returned guard is dropped. The runner drops it before it
+    /// until the returned guard is dropped (the tests'; the runner asks
+    /// [`Stop::starting`] first). The runner drops it before it
     /// reaps the group's leader (on Unix the kill names the group by the
     /// leader's pid, which must not be reused meanwhile): a kill by
     /// [`Stop::kill_running`] and the drop take the same lock, so no kill
     /// comes after the drop.
+    #[cfg(test)]
     pub fn enroll(&self, kill: Kill) -> Enrolled<'_> {
-        let mut running = self.running();
-        let id = running.next;
-        running.next += 1;
-        running.groups.push((id, kill));
-        Enrolled { stop: self, id }
+        Starting {
+            stop: self,
+            running: self.running(),
+        }
+        .enroll(kill)
+    }
+
+    /// Leave to start a process group for the call, and enroll it: from
+    /// the start to the enrollment no [`Stop::kill_running`] can come
+    /// between (it waits on the same lock), so nothing started outlives a
+    /// kill, even one from a server going away the instant after. `Err`
+    /// once the call is cancelled or signalled (a kill follows, or has
+    /// come): start nothing.
+    pub fn starting(&self) -> Result<Starting<'_>, Halt> {
+        let running = self.running();
+        match self.halt() {
+            Some(halt) => Err(halt),
+            None => Ok(Starting {
+                stop: self,
+                running,
+            }),
+        }
     }
 
     /// Kill every process group running for the call now. For the
@@ -130,7 +149,27 @@ impl Stop {
     }
 }
 
-/// A process group noted by [`Stop::enroll`]; dropping it forgets it.
+/// The leave to start one process group: its enrollment, once started.
+pub struct Starting<'a> {
+    stop: &'a Stop,
+    running: MutexGuard<'a, Running>,
+}
+
+impl<'a> Starting<'a> {
+    /// Note the group started, with how to kill it, until the returned
+    /// guard is dropped.
+    pub fn enroll(mut self, kill: Kill) -> Enrolled<'a> {
+        let id = self.running.next;
+        self.running.next += 1;
+        self.running.groups.push((id, kill));
+        Enrolled {
+            stop: self.stop,
+            id,
+        }
+    }
+}
+
+/// A process group noted by [`Starting::enroll`]; dropping it forgets it.
 #[must_use = "the group is forgotten when this is dropped"]
 pub struct Enrolled<'a> {
     stop: &'a Stop,
@@ -303,6 +342,32 @@ mod tests {
         drop(ten);
         stop.kill_running();
         assert_eq!(killed.load(Ordering::SeqCst), 21);
+    }
+
+    /// A group being started is enrolled before any kill can come; once
+    /// the call is cancelled, nothing starts.
+    #[test]
+    fn a_kill_waits_for_the_group_being_started() {
+        let stop = Arc::new(Stop::new());
+        let killed = Arc::new(AtomicBool::new(false));
+        let starting = stop.starting().unwrap();
+        let killer = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                stop.cancel();
+                stop.kill_running();
+            })
+        };
+        // The killer has cancelled by now, most likely, and waits.
+        std::thread::sleep(Duration::from_millis(50));
+        let enrolled = starting.enroll({
+            let killed = Arc::clone(&killed);
+            Box::new(move || killed.store(true, Ordering::SeqCst))
+        });
+        killer.join().unwrap();
+        assert!(killed.load(Ordering::SeqCst));
+        drop(enrolled);
+        assert_eq!(stop.starting().err(), Some(Halt::Cancelled));
     }
 
     /// `unwanted` follows the cancellation of the call the thread works

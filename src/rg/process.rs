@@ -93,18 +93,26 @@ pub struct Finished {
 /// when it could not be started.
 pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
     let started = Instant::now();
-    if let Err(halt) = spec.budget.check() {
-        return Ok(Finished {
-            ending: Ending::Halted(halt),
-            stdout_bytes: 0,
-            stderr: Stderr::default(),
-            elapsed: started.elapsed(),
-        });
-    }
-    let mut child = os::Child::start(spec)?;
     // The watchdog may kill the group from its own thread while this one
-    // is stuck (SPEC §6: the deadline bounds the whole call).
-    let enrolled = spec.budget.stop.enroll(child.kill_from_anywhere());
+    // is stuck (SPEC §6: the deadline bounds the whole call), and a server
+    // going away kills what its index runs: enrolled as it starts.
+    let starting = spec
+        .budget
+        .check()
+        .and_then(|()| spec.budget.stop.starting());
+    let starting = match starting {
+        Ok(starting) => starting,
+        Err(halt) => {
+            return Ok(Finished {
+                ending: Ending::Halted(halt),
+                stdout_bytes: 0,
+                stderr: Stderr::default(),
+                elapsed: started.elapsed(),
+            });
+        }
+    };
+    let mut child = os::Child::start(spec)?;
+    let enrolled = starting.enroll(child.kill_from_anywhere());
     let handback = AtomicBool::new(false);
     let (ending, reaped) = thread::scope(|scope| {
         let mut feed = Feed::new(sink);

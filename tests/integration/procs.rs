@@ -106,8 +106,9 @@ impl Tracked {
         for g in &self.found {
             assert!(
                 poll(GONE_WITHIN, || !g.alive()),
-                "`sleep` (pid {}) started by the fake rg outlived dsh-search",
-                g.pid
+                "`sleep` (pid {}) started by the fake rg outlived dsh-search; /proc/{0}/stat: {}",
+                g.pid,
+                fs::read_to_string(format!("/proc/{}/stat", g.pid)).unwrap_or_default()
             );
         }
     }
