@@ -351,20 +351,20 @@ mod tests {
         let stop = Arc::new(Stop::new());
         let killed = Arc::new(AtomicBool::new(false));
         let starting = stop.starting().unwrap();
-        let killer = {
+        let cancel_and_kill = {
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || {
                 stop.cancel();
                 stop.kill_running();
             })
         };
-        // The killer has cancelled by now, most likely, and waits.
+        // The other thread has cancelled by now, most likely, and waits.
         std::thread::sleep(Duration::from_millis(50));
         let enrolled = starting.enroll({
             let killed = Arc::clone(&killed);
             Box::new(move || killed.store(true, Ordering::SeqCst))
         });
-        killer.join().unwrap();
+        cancel_and_kill.join().unwrap();
         assert!(killed.load(Ordering::SeqCst));
         drop(enrolled);
         assert_eq!(stop.starting().err(), Some(Halt::Cancelled));
