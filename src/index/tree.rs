@@ -405,17 +405,18 @@ pub struct Built {
     pub covered: u64,
 }
 
-/// Past this many distinct trigrams, a file that has more of them than
-/// half its bytes read is not indexed, nor read on; below it, one that
-/// holds a NUL byte too. Random or compressed data (an image, an archive,
-/// a model's weights) holds nearly as many trigrams as bytes: one such
-/// file of 14 MB would make an index of 9.5 million trigrams, and a tree
-/// of small images an index bigger than the tree's text. Such a file is
-/// searched by every call instead, as a file the index cannot vouch for
-/// (`always`), and the index stays under half the bytes it covers
-/// (`live`'s bound) file by file. Text is far from the ratio, except a
-/// small file (its distinct trigrams are nearly all its bytes), hence the
-/// floor; but text has no NUL byte.
+/// Past this many distinct trigrams, a file that holds a NUL byte, or
+/// has more of them than half its bytes read, is not indexed, nor read
+/// on; below it, one that has both. Random or compressed data (an image,
+/// an archive, a model's weights) holds nearly as many trigrams as bytes:
+/// one such file of 14 MB would make an index of 9.5 million trigrams, and
+/// a tree of small images an index bigger than the tree's text. A program
+/// or a library holds fewer, but still millions: a 14 MB executable made
+/// an index of 8.7 MB. Such a file is searched by every call instead, as
+/// a file the index cannot vouch for (`always`), and the index stays
+/// under half the bytes it covers (`live`'s bound) file by file. Text has
+/// no NUL byte, and is far from the ratio except a small file (its
+/// distinct trigrams are nearly all its bytes), hence the floor.
 const DENSE: usize = 1 << 16;
 
 /// Bytes read from a file at a time: the memory of a build is one such
@@ -569,7 +570,8 @@ fn read_one(path: &Path, builder: &mut Builder, buf: &mut [u8]) -> io::Result<Re
         builder.feed(&buf[..n]);
         total += n as u64;
         let distinct = builder.distinct() as u64;
-        if distinct > total / 2 && (nul || distinct > DENSE as u64) {
+        let (many, dense) = (distinct > DENSE as u64, distinct > total / 2);
+        if (many || dense) && (nul || many && dense) {
             trusted = false;
             break;
         }
@@ -639,7 +641,7 @@ mod tests {
         let text: Vec<u8> = (0..20_000)
             .flat_map(|i| format!("fn item_{i}() {{ return {i}; }}\n").into_bytes())
             .collect();
-        let files: [(&str, Vec<u8>, bool); 5] = [
+        let files: [(&str, Vec<u8>, bool); 7] = [
             // Text, big or small: indexed.
             ("text.rs", text, false),
             ("small.rs", b"fn main() {}\n".to_vec(), false),
@@ -648,6 +650,22 @@ mod tests {
             ("noise.txt", noise(1 << 20, 2, true), true),
             // A small image: under the floor, but it holds a NUL.
             ("icon.png", noise(3000, 3, false), true),
+            // A program: far under the ratio, but past the floor, with
+            // NUL bytes (64 kinds of byte, 0 among them).
+            (
+                "a.out",
+                noise(1 << 21, 4, false).iter().map(|b| b & 63).collect(),
+                true,
+            ),
+            // Text of a small alphabet (base64): under the ratio, indexed.
+            (
+                "data.b64",
+                noise(1 << 21, 5, false)
+                    .iter()
+                    .map(|b| b'0' + (b & 63))
+                    .collect(),
+                false,
+            ),
         ];
         let mut names = Vec::new();
         for (name, content, _) in &files {
@@ -659,10 +677,22 @@ mod tests {
             assert_eq!(built.always.contains(id as u32), *dense, "{name}");
         }
         // The dense files cost the index nothing: it holds what the text
-        // holds, and is far under half the bytes it covers.
-        let size = built.postings.size() as u64;
-        assert!(size < built.covered / 8, "{size} of {}", built.covered);
+        // alone makes, and is under half the bytes it covers.
+        let texts: Vec<Name> = files
+            .iter()
+            .filter(|(_, _, dense)| !dense)
+            .map(|(name, _, _)| name.as_bytes().to_vec())
+            .collect();
+        let alone = build(dir.path(), &texts, 2).postings.size();
+        let size = built.postings.size();
+        assert!(size < alone + alone / 100, "{size}, the text alone {alone}");
+        assert!(
+            (size as u64) < built.covered / 2,
+            "{size} of {}",
+            built.covered
+        );
         // A dense file is not read past the chunk that shows it so.
-        assert!(built.covered < (files[0].1.len() + 2 * CHUNK + 3100) as u64);
+        let text = files[0].1.len() + files[6].1.len();
+        assert!(built.covered < (text + 3 * CHUNK + 3100) as u64);
     }
 }
