@@ -292,8 +292,13 @@ fn dense_data_in_the_tree_is_left_to_rg() {
     }
     t.write("assets/weights.bin", &blob);
     t.write("assets/icon.png", &blob[..3000]);
+    // A program: 48 kinds of byte, NUL among them (no letter), far under
+    // a trigram a byte but past the floor.
+    let mut program: Vec<u8> = blob.iter().map(|b| b % 48).collect();
+    program.splice(1 << 20..1 << 20, b"zebra_compiled".iter().copied());
+    t.write("bin/tool", &program);
     let _server = serve(&t, ".", None, &[]);
-    for pattern in ["zebra_striped", "zebra", "absent_word"] {
+    for pattern in ["zebra_striped", "zebra", "zebra_compiled", "absent_word"] {
         let ran = same(&t, ".", &[], &json!({"pattern": pattern}));
         assert!(
             account(&ran).starts_with("answered by server pid"),
@@ -301,6 +306,19 @@ fn dense_data_in_the_tree_is_left_to_rg() {
             account(&ran)
         );
     }
+    // The three are candidates for every call, even one for a word none
+    // of them holds.
+    let ran = same(&t, ".", &[], &json!({"pattern": "absent_word"}));
+    assert!(
+        account(&ran).ends_with(", 3 of 34 files are candidates (0 dirty)"),
+        "{}",
+        account(&ran)
+    );
+    let ran = grep(&t, ".", &[], &json!({"pattern": "zebra_compiled"}));
+    assert_eq!(
+        String::from_utf8_lossy(&ran.output.stdout),
+        "No matches found in text files\n\n(Matched in 1 binary file, lines not shown: bin/tool)\n"
+    );
     let ran = grep(&t, ".", &[], &json!({"pattern": "zebra_striped"}));
     assert_eq!(
         String::from_utf8_lossy(&ran.output.stdout),
