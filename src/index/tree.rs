@@ -332,23 +332,49 @@ fn watch(watcher: &Watcher, workdir: &Path, rel: &[u8], path: &Path) -> Result<(
     }
 }
 
+/// File systems whose files change without an event here: network and
+/// cluster file systems (another machine writes), FUSE (its server
+/// writes: sshfs, virtiofs, Docker Desktop's shared folders), 9P (WSL 2's
+/// Windows drives, a VM's shares), a hypervisor's shared folders, WSL 1's
+/// and aufs (events known to go missing). Their magic numbers as
+/// `statfs(2)` gives them; the list is coreutils' `stat` "remote" types,
+/// overlayfs and pipefs aside (a container's root: written here only),
+/// with 9P and WSL 1's added.
+const REMOTE: [u32; 27] = [
+    0x6969,      // NFS
+    0x6E66_7364, // nfsd
+    0x517B,      // SMB
+    0xFF53_4D42, // CIFS
+    0xFE53_4D42, // SMB2
+    0x6573_5546, // FUSE
+    0x0102_1997, // 9P
+    0x00C3_6400, // Ceph
+    0x5346_414F, // AFS
+    0x6B41_4653, // kAFS
+    0x7375_7245, // Coda
+    0x6163_6673, // ACFS
+    0x6175_6673, // aufs
+    0x1983_0326, // BeeGFS (fhgfs)
+    0x0116_1970, // GFS2
+    0x4750_4653, // GPFS
+    0x0131_11A8, // IBRIX
+    0x0BD0_0BD0, // Lustre
+    0x564C,      // NCP
+    0x7461_636F, // OCFS2
+    0xAAD7_AAEA, // PanFS
+    0x7C7C_6673, // Parallels shared folders
+    0xBEEF_DEAD, // StorNext
+    0x786F_4256, // VirtualBox shared folders
+    0xBACB_ACBC, // VMware shared folders
+    0xA501_FCF5, // VxFS
+    0x5346_4846, // WSL 1
+];
+
 /// The device of `dir` when it is a directory on `device`'s file system
 /// (any, for `u64::MAX`), one that sends events for every change (a
-/// network or FUSE file system does not report changes made by other
-/// machines or by its server).
+/// network, cluster or FUSE file system does not report changes made by
+/// other machines or by its server).
 pub fn file_system(dir: &Path, device: u64) -> Result<u64, Unfit> {
-    // NFS, SMB, CIFS, SMB2, FUSE, 9P, Ceph, AFS, Coda.
-    const REMOTE: [i64; 9] = [
-        0x6969,
-        0x517B,
-        0xFF53_4D42,
-        0xFE53_4D42,
-        0x6573_5546,
-        0x0102_1997,
-        0x00C3_6400,
-        0x5346_414F,
-        0x7375_7245,
-    ];
     let gone = |e: rustix::io::Errno| match e {
         rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR => Unfit::Gone,
         e => Unfit::Refused(format!("cannot read {} ({e})", dir.display())),
@@ -365,12 +391,15 @@ pub fn file_system(dir: &Path, device: u64) -> Result<u64, Unfit> {
         Err(e) => return Err(gone(e)),
     };
     let stat = rustix::fs::statfs(dir).map_err(gone)?;
+    // A magic number is 32 bits; f_type is a signed long on most
+    // architectures, so 0xFF534D42 would be negative on a 32-bit one.
     #[allow(
-        clippy::cast_lossless,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
         clippy::unnecessary_cast,
-        reason = "f_type's width differs by architecture"
+        reason = "f_type's width and sign differ by architecture"
     )]
-    let kind = stat.f_type as i64;
+    let kind = stat.f_type as u32;
     if REMOTE.contains(&kind) {
         return Err(Unfit::Refused(format!(
             "{} is on a file system that sends no events for every change",
