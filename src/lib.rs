@@ -142,9 +142,9 @@ fn respond(tool: tool::Tool, args: Arguments, settings: Settings, stop: &Arc<Sto
             deadline: started + settings.timeout(),
             stop: &worker_stop,
         };
-        let (index, absent) = match call::ask_server(tool, &args, &settings, Front::Cli, budget) {
-            call::Served::Answered(answer) => return answer,
-            call::Served::Here { index, absent } => (index, absent),
+        let (index, absent) = match serve::ask_server(tool, &args, &settings, Front::Cli, budget) {
+            serve::Served::Answered(answer) => return answer,
+            serve::Served::Here { index, absent } => (index, absent),
         };
         let mut response = call::respond(tool, args, &settings, &worker_stop, index.as_ref());
         // A tree whose scan is slow gets a server for the next calls.

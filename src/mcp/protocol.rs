@@ -41,7 +41,7 @@ use crate::diag;
 use crate::render::ToolResult;
 use crate::response::Response;
 use crate::schema;
-use crate::serve::wire::Front;
+use crate::serve::{self, wire::Front};
 use crate::settings::Settings;
 use crate::stop::{Halt, Stop};
 use crate::tool::Tool;
@@ -214,8 +214,8 @@ impl Session {
                 stop: &worker_stop,
             };
             // The tree's index server answers, if it can (SPEC §11).
-            let index = match call::ask_server(tool, &args, &settings, Front::Mcp, budget) {
-                call::Served::Answered(answer) => {
+            let index = match serve::ask_server(tool, &args, &settings, Front::Mcp, budget) {
+                serve::Served::Answered(answer) => {
                     if let Some(explain) = &answer.explain {
                         diag::write(explain);
                     }
@@ -224,7 +224,7 @@ impl Session {
                     }
                     None
                 }
-                call::Served::Here { index, .. } => index,
+                serve::Served::Here { index, .. } => index,
             };
             let response = call::respond(tool, args, &settings, &worker_stop, index.as_ref());
             if let Some(explain) = &response.explain {

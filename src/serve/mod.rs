@@ -26,13 +26,73 @@ pub mod place;
 mod server;
 pub mod wire;
 
+use crate::arguments::Arguments;
+use crate::index::{Index, Why};
+use crate::request::Request;
+use crate::settings::{IndexMode, Settings};
+use crate::stop::Budget;
+use crate::tool::Tool;
+
 #[cfg(unix)]
 pub use server::serve;
+
+/// What a front-end's grep does before it runs itself: ask the tree's
+/// index server (doc/SPEC.md §11).
+pub enum Served {
+    /// The server answered: what to print (or send), as is.
+    #[cfg_attr(not(unix), allow(dead_code, reason = "only Unix has a server"))]
+    Answered(wire::Answer),
+    /// Run here: the scan, with the index that says why (for
+    /// `--explain`; `None` for what the index never concerns); `absent`
+    /// when there was no server at all.
+    Here { index: Option<Index>, absent: bool },
+}
+
+/// Ask the tree's server for the call of `tool` in `args`, for `front`,
+/// within `budget`: a grep with `--index auto`, on Unix.
+pub fn ask_server(
+    tool: Tool,
+    args: &Arguments,
+    settings: &Settings,
+    front: wire::Front,
+    budget: Budget<'_>,
+) -> Served {
+    if tool != Tool::Grep || !matches!(args.request, Ok(Request::Grep(_))) {
+        return Served::Here {
+            index: None,
+            absent: false,
+        };
+    }
+    if settings.index == IndexMode::Off {
+        return Served::Here {
+            index: Some(Index::none(Why::Off)),
+            absent: false,
+        };
+    }
+    #[cfg(unix)]
+    match client::ask(args, settings, front, budget) {
+        Ok(answer) => Served::Answered(answer),
+        Err(unanswered) => Served::Here {
+            index: Some(Index::none(unanswered.why)),
+            absent: unanswered.absent,
+        },
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (front, budget);
+        Served::Here {
+            index: Some(Index::none(Why::Unavailable(
+                crate::index::NO_WATCHER.to_owned(),
+            ))),
+            absent: false,
+        }
+    }
+}
 
 /// `dsh-search serve` where there is no Unix socket to serve on.
 #[cfg(not(unix))]
 pub fn serve(
-    _settings: &crate::settings::Settings,
+    _settings: &Settings,
     _idle: std::time::Duration,
     _stop: &std::sync::Arc<crate::stop::Stop>,
 ) -> crate::error::Exit {
