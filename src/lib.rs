@@ -17,6 +17,7 @@ mod escape;
 mod explain;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
+#[path = "../fuzz/harness/fuzzing.rs"]
 pub mod fuzzing;
 mod generate;
 mod index;

@@ -19,6 +19,7 @@ mod places;
 mod preview;
 mod probes;
 #[cfg(feature = "fuzzing")]
+#[path = "../../fuzz/harness/replay.rs"]
 pub mod replay;
 pub mod report;
 mod run;
