@@ -51,6 +51,8 @@ mod json;
 mod hints;
 // The README and doc/: links that land, examples that print what they show.
 mod docs;
+// Each module's unit tests in tests/unit/, at its path, declared by it.
+mod layout;
 // The optional arguments: output modes, context, case, literal, multiline, type.
 mod modes;
 // exclude, follow, the link probe, and rg's letters (-C, -L).
