@@ -60,7 +60,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::request::GrepRequest;
-use crate::settings::{IndexMode, Settings};
+use crate::settings::Settings;
 use crate::stop::{Budget, Stop};
 
 /// What one grep call does: search these files, or scan.
@@ -182,10 +182,7 @@ impl Index {
     /// (`--index auto`), or say why there is none. Its own rg runs stop
     /// on `stop`'s signals; `empty` names a directory that holds nothing
     /// (made if missing), searched when no file is a candidate.
-    pub fn start(settings: &Settings, mode: IndexMode, stop: &Stop, empty: &Path) -> Self {
-        if mode == IndexMode::Off {
-            return Self::none(Why::Off);
-        }
+    pub fn start(settings: &Settings, stop: &Stop, empty: &Path) -> Self {
         #[cfg(target_os = "linux")]
         {
             match live::Live::start(settings, stop, empty) {

@@ -18,7 +18,7 @@ use crate::error::{ErrorCode, Exit, Fault};
 use crate::index::Index;
 use crate::render;
 use crate::request::Request;
-use crate::settings::{IndexMode, Settings};
+use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
 use crate::watchdog;
@@ -114,8 +114,7 @@ impl Server {
         // The index walks from `./`, as rg does (`index::tree::walk`).
         std::env::set_current_dir(&settings.workdir)
             .map_err(|e| format!("cannot enter {} ({e})", settings.workdir.display()))?;
-        let index =
-            Index::start(settings, IndexMode::Auto, stop, &place.dir.join("empty")).served();
+        let index = Index::start(settings, stop, &place.dir.join("empty")).served();
         let shared = Arc::new(ServerState {
             index,
             identity: Identity::here(settings.rg.path()),
