@@ -34,7 +34,7 @@ use super::names::{Name, join, under};
 
 /// The names in a directory whose change changes the rules rg walks it by:
 /// its ignore files, and `.git` (whether `.gitignore` applies at all).
-pub const RULE_FILES: [&[u8]; 4] = [b".gitignore", b".ignore", b".rgignore", b".git"];
+pub const RULE_FILES: [&str; 4] = [".gitignore", ".ignore", ".rgignore", ".git"];
 
 /// One inotify instance and the directory each of its watches names.
 pub struct Watcher {
@@ -246,7 +246,7 @@ impl Watcher {
                 continue;
             };
             let rel = child(dir, name.to_bytes());
-            if RULE_FILES.contains(&name.to_bytes()) {
+            if RULE_FILES.map(str::as_bytes).contains(&name.to_bytes()) {
                 out(Event::Rules(dir.clone()));
                 continue;
             }
