@@ -12,7 +12,7 @@
 //! tree again.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -138,15 +138,10 @@ fn seen(path: &Path) -> Seen {
         return Seen::Other;
     };
     let mut hasher = Sha256::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => hasher.update(&buf[..n]),
-            Err(_) => return Seen::Other,
-        }
+    match std::io::copy(&mut file, &mut hasher) {
+        Ok(_) => Seen::File(hasher.finalize().into()),
+        Err(_) => Seen::Other,
     }
-    Seen::File(hasher.finalize().into())
 }
 
 /// `$HOME`, as `ignore` finds it.
