@@ -294,11 +294,7 @@ fn child(dir: &[u8], name: &[u8]) -> Name {
     if dir.is_empty() {
         name.to_vec()
     } else {
-        let mut rel = Vec::with_capacity(dir.len() + 1 + name.len());
-        rel.extend_from_slice(dir);
-        rel.push(b'/');
-        rel.extend_from_slice(name);
-        rel
+        [dir, b"/", name].concat()
     }
 }
 
