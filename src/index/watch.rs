@@ -111,10 +111,7 @@ impl Watcher {
             return true;
         };
         let mut fds = [PollFd::new(&*file, PollFlags::PRI)];
-        let now = Timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
+        let now = Timespec::default();
         let changed = poll(&mut fds, Some(&now)).is_ok_and(|n| n > 0)
             && fds[0].revents().intersects(PollFlags::PRI | PollFlags::ERR);
         if changed {
