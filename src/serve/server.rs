@@ -114,7 +114,7 @@ impl Server {
         // The index walks from `./`, as rg does (`index::tree::walk`).
         std::env::set_current_dir(&settings.workdir)
             .map_err(|e| format!("cannot enter {} ({e})", settings.workdir.display()))?;
-        let index = Index::start(settings, stop, &place.dir.join("empty")).served();
+        let index = Index::start(settings, stop, &place.dir.join("empty"));
         let shared = Arc::new(ServerState {
             index,
             identity: Identity::here(settings.rg.path()),
