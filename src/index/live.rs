@@ -313,12 +313,10 @@ impl Live {
             ignore_case: r.ignore_case,
             literal: r.literal,
             multiline: r.multiline,
-        }) else {
+        })
+        .filter(|query| *query != Query::All) else {
             return Plan::Scan(Why::NoLiteral);
         };
-        if query == Query::All {
-            return Plan::Scan(Why::NoLiteral);
-        }
         let shared = &self.shared;
         let mut state = match shared.caught_up(budget) {
             Ok(state) => state,
