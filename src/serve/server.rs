@@ -183,7 +183,7 @@ impl Server {
     /// Take every connection waiting, each on a thread of its own.
     fn accept(&self) {
         loop {
-            let stream = match self.listener.accept() {
+            let mut stream = match self.listener.accept() {
                 Ok((stream, _)) => stream,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(_) => return,
@@ -194,7 +194,6 @@ impl Server {
             }
             let shared = Arc::clone(&self.shared);
             if shared.active.fetch_add(1, Ordering::SeqCst) >= CALLS_AT_ONCE {
-                let mut stream = stream;
                 let _ = wire::send(&mut stream, &Reply::Refused("busy".to_owned()));
                 shared.active.fetch_sub(1, Ordering::SeqCst);
                 continue;
