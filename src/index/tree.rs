@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ignore::WalkBuilder;
-use rustix::fs::FileType;
+use rustix::fs::{FileType, OFlags};
 use rustix::io::Errno;
 
 use super::grams::{Bits, Builder, Postings};
@@ -553,9 +553,10 @@ struct Reading {
 fn read_one(path: &Path, builder: &mut Builder, buf: &mut [u8]) -> io::Result<Reading> {
     // Not through a link, and never blocking on a FIFO put in the file's
     // place since the walk: only a regular file is read.
+    let flags = (OFlags::NOFOLLOW | OFlags::NONBLOCK).bits();
     let mut file = File::options()
         .read(true)
-        .custom_flags(libc_flags())
+        .custom_flags(i32::try_from(flags).unwrap_or(0))
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
@@ -612,12 +613,6 @@ fn read_full(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(filled)
-}
-
-/// `O_NOFOLLOW | O_NONBLOCK`, as std's `custom_flags` takes them.
-fn libc_flags() -> i32 {
-    use rustix::fs::OFlags;
-    i32::try_from((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits()).unwrap_or(0)
 }
 
 /// The path an error of the walk is about, if it names one.
