@@ -141,26 +141,20 @@ impl Language {
                 };
                 Some((name, "impl"))
             }
-            // `const f = () => …`: a function with the variable's name.
-            "variable_declarator" if js => {
-                let value = node.child_by_field_name("value")?.kind();
-                let function = matches!(
-                    value,
-                    "arrow_function" | "function_expression" | "function" | "generator_function"
-                );
-                function
-                    .then(|| node.child_by_field_name("name"))?
-                    .map(|n| (text(n, source), "function"))
-            }
+            // `const f = () => …`: a function with the variable's name;
             // `obj.run = (…) => …`: a function with the target's name.
-            "assignment_expression" if js => {
-                let value = node.child_by_field_name("right")?.kind();
+            "variable_declarator" | "assignment_expression" if js => {
+                let (name, value) = match kind {
+                    "variable_declarator" => ("name", "value"),
+                    _ => ("left", "right"),
+                };
+                let value = node.child_by_field_name(value)?.kind();
                 let function = matches!(
                     value,
                     "arrow_function" | "function_expression" | "function" | "generator_function"
                 );
                 function
-                    .then(|| node.child_by_field_name("left"))?
+                    .then(|| node.child_by_field_name(name))?
                     .map(|n| (text(n, source), "function"))
             }
             "type_declaration" if self == Language::Go => {
