@@ -183,31 +183,7 @@ impl Language {
             _ => None,
         }
     }
-}
 
-/// A function defined inside a class-like definition is a method.
-pub fn method_if_in_type(kind: &'static str, outer: Option<Node<'_>>) -> &'static str {
-    let in_type = outer.is_some_and(|o| {
-        matches!(
-            o.kind(),
-            "impl_item"
-                | "trait_item"
-                | "class_definition"
-                | "class_declaration"
-                | "abstract_class_declaration"
-                | "class"
-                | "class_specifier"
-                | "struct_specifier"
-        )
-    });
-    if kind == "function" && in_type {
-        "method"
-    } else {
-        kind
-    }
-}
-
-impl Language {
     /// Whether `node` is a macro's body the grammar reads as tokens, where
     /// a definition may lie unseen (Rust's `cfg_if! { … }` at item level).
     pub fn token_trees(self, node: Node<'_>) -> bool {
@@ -230,6 +206,28 @@ impl Language {
                         | "expression_statement"
                 )
         )
+    }
+}
+
+/// A function defined inside a class-like definition is a method.
+pub fn method_if_in_type(kind: &'static str, outer: Option<Node<'_>>) -> &'static str {
+    let in_type = outer.is_some_and(|o| {
+        matches!(
+            o.kind(),
+            "impl_item"
+                | "trait_item"
+                | "class_definition"
+                | "class_declaration"
+                | "abstract_class_declaration"
+                | "class"
+                | "class_specifier"
+                | "struct_specifier"
+        )
+    });
+    if kind == "function" && in_type {
+        "method"
+    } else {
+        kind
     }
 }
 
