@@ -122,15 +122,8 @@ fn outline_file(
             continue;
         }
         if let Some(text) = line_text(&source, &lines, n) {
-            let p = preview::preview(text, None, line_cap);
-            context_lines.push(ShownLine {
-                number: n,
-                matched: false,
-                preview: p.text,
-                truncated: p.truncated,
-                definition: None,
-                unparsed: false,
-            });
+            let preview = preview::preview(text, None, line_cap);
+            context_lines.push(ShownLine::new(n, false, preview));
         }
     }
     // rg's matched lines, with what holds each, among the context lines.

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
+use super::preview::Preview;
 use crate::outline::Definition;
 use crate::request::Context;
 use crate::tool::Tool;
@@ -28,6 +29,20 @@ pub struct ShownLine {
     /// file, or what holds it, could not be parsed (cleanly): it shows the
     /// context asked for (SPEC §4).
     pub unparsed: bool,
+}
+
+impl ShownLine {
+    /// The line numbered `number` as shown: its preview.
+    pub fn new(number: u64, matched: bool, preview: Preview) -> Self {
+        Self {
+            number,
+            matched,
+            preview: preview.text,
+            truncated: preview.truncated,
+            definition: None,
+            unparsed: false,
+        }
+    }
 }
 
 /// The lines grep shows of one file, ordered by number, each once.
