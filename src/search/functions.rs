@@ -179,38 +179,24 @@ fn wanted(m: u64, holder: &Holder, context: Context, last: u64) -> Wanted {
     let d = match holder {
         Holder::Definition(d) => d,
         Holder::Outside | Holder::Unclean => {
-            return Wanted {
-                lines: (
-                    m.saturating_sub(context.before as u64).max(1),
-                    end(m + context.after as u64),
-                ),
-                also: None,
-            };
+            let from = m.saturating_sub(context.before as u64).max(1);
+            let lines = (from, end(m + context.after as u64));
+            return Wanted { lines, also: None };
         }
     };
     let code = (d.signature_line, end(d.end_line));
-    if d.end_line - d.start_line < LONG {
-        Wanted {
-            lines: (d.start_line, end(d.end_line)),
-            also: None,
-        }
+    let (lines, also) = if d.end_line - d.start_line < LONG {
+        ((d.start_line, end(d.end_line)), None)
     } else if d.end_line - d.signature_line >= LONG {
-        Wanted {
-            lines: around(d.start_line, d.end_line),
-            also: Some((d.signature_line, d.signature_line)),
-        }
+        let signature = (d.signature_line, d.signature_line);
+        (around(d.start_line, d.end_line), Some(signature))
     } else if m >= d.signature_line {
-        Wanted {
-            lines: code,
-            also: None,
-        }
+        (code, None)
     } else {
         // A match in the doc comment: the lines around it, and the code.
-        Wanted {
-            lines: around(d.start_line, d.end_line),
-            also: Some(code),
-        }
-    }
+        (around(d.start_line, d.end_line), Some(code))
+    };
+    Wanted { lines, also }
 }
 
 /// Each matched line's window in `lines`. Lines are printed in order, so
