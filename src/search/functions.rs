@@ -138,16 +138,10 @@ fn outline_file(
             Holder::Outside => {}
         }
     }
-    let mut shown = Vec::with_capacity(rg_lines.len() + context_lines.len());
-    let mut context_lines = context_lines.into_iter().peekable();
-    for line in rg_lines {
-        while let Some(c) = context_lines.next_if(|c| c.number < line.number) {
-            shown.push(c);
-        }
-        shown.push(line);
-    }
-    shown.extend(context_lines);
-    file.lines = shown;
+    // Two runs, each in order and no number in both: merged, not sorted.
+    rg_lines.append(&mut context_lines);
+    rg_lines.sort_by_key(|l| l.number);
+    file.lines = rg_lines;
     file.windows = windows(&file.lines, &wanted);
     Some(())
 }
