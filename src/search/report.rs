@@ -76,22 +76,16 @@ impl FileLines {
             return self.windows[i].1.clone();
         }
         let number = self.lines[at].number;
-        let mut from = at;
-        while from > 0 {
-            let line = &self.lines[from - 1];
-            if line.matched || number.saturating_sub(line.number) > context.before as u64 {
-                break;
-            }
-            from -= 1;
-        }
-        let mut to = at + 1;
-        while let Some(line) = self.lines.get(to) {
-            if line.matched || line.number.saturating_sub(number) > context.after as u64 {
-                break;
-            }
-            to += 1;
-        }
-        from..to
+        let before = self.lines[..at]
+            .iter()
+            .rev()
+            .take_while(|l| !l.matched && number.saturating_sub(l.number) <= context.before as u64)
+            .count();
+        let after = self.lines[at + 1..]
+            .iter()
+            .take_while(|l| !l.matched && l.number.saturating_sub(number) <= context.after as u64)
+            .count();
+        at - before..at + 1 + after
     }
 }
 
