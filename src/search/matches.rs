@@ -355,6 +355,7 @@ impl<'w> MatchSink<'w> {
     /// once, a matched line over a context line); the binary files that
     /// matched, whose lines are never shown (SPEC §2); the counts, by path.
     pub fn into_matched(self) -> Matched {
+        let lossy = |path: Vec<u8>| String::from_utf8_lossy(&path).into_owned();
         let binary = self.binary;
         let mut files = self.files;
         files.retain(|(path, lines)| !binary.contains(path) && lines.iter().any(|l| l.matched));
@@ -365,7 +366,7 @@ impl<'w> MatchSink<'w> {
                 lines.sort_by_key(|l| (l.number, !l.matched));
                 lines.dedup_by_key(|l| l.number);
                 FileLines {
-                    path: String::from_utf8_lossy(&path).into_owned(),
+                    path: lossy(path),
                     lines,
                     windows: Vec::new(),
                 }
@@ -375,14 +376,11 @@ impl<'w> MatchSink<'w> {
         counts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Matched {
             files,
-            binary_files: binary
-                .into_iter()
-                .map(|p| String::from_utf8_lossy(&p).into_owned())
-                .collect(),
+            binary_files: binary.into_iter().map(lossy).collect(),
             counts: counts
                 .into_iter()
                 .map(|(path, count)| FileCount {
-                    path: String::from_utf8_lossy(&path).into_owned(),
+                    path: lossy(path),
                     count,
                 })
                 .collect(),
