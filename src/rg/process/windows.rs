@@ -55,7 +55,7 @@ use windows_sys::Win32::System::JobObjects::{
 };
 use windows_sys::Win32::System::Threading::{CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW};
 
-use super::{Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS};
+use super::{Meter, READ_CHUNK, Spec, UNKNOWN_STATUS};
 use crate::rg::ending::RgExit;
 use crate::rg::stderr::Stderr;
 use crate::stop::Kill;
@@ -90,7 +90,6 @@ pub(super) struct Child {
     events: Receiver<PipeEvent>,
     /// Pipes not yet at end of file.
     open: u8,
-    stdout_bytes: u64,
     stderr: Stderr,
 }
 
@@ -126,7 +125,6 @@ impl Child {
             job,
             events,
             open: 2,
-            stdout_bytes: 0,
             stderr: Stderr::default(),
         };
         match readers {
@@ -154,10 +152,7 @@ impl Child {
         feed: &mut impl FnMut(&[u8]),
     ) -> bool {
         match self.events.recv_timeout(wait) {
-            Ok(PipeEvent::Stdout(bytes)) => {
-                self.stdout_bytes += bytes.len() as u64;
-                meter.pass(&bytes, feed);
-            }
+            Ok(PipeEvent::Stdout(bytes)) => meter.pass(&bytes, feed),
             Ok(PipeEvent::Stderr(bytes)) => self.stderr.push(&bytes),
             Ok(PipeEvent::Closed) => self.open = self.open.saturating_sub(1),
             Err(RecvTimeoutError::Timeout) => return false,
@@ -199,18 +194,14 @@ impl Child {
         }
     }
 
-    pub(super) fn reap(mut self) -> Reaped {
+    pub(super) fn reap(mut self) -> (RgExit, Stderr) {
         let exit = match self.rg.wait() {
             Ok(status) => RgExit::Status(status.code().unwrap_or(UNKNOWN_STATUS)),
             Err(_) => RgExit::Status(UNKNOWN_STATUS),
         };
         // What the readers still queue is left to them: the run is over.
         self.stderr.close();
-        Reaped {
-            exit,
-            stdout_bytes: self.stdout_bytes,
-            stderr: self.stderr,
-        }
+        (exit, self.stderr)
     }
 }
 
