@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use super::command::{self, CommandLine};
 use super::ending::{Ending, RgExit};
-use super::feed::{Feed, Sink};
+use super::feed::{Feed, ListingSink, Sink};
 use super::stderr::Stderr;
 use crate::stop::Budget;
 
@@ -242,14 +242,8 @@ impl Meter {
 /// The first line of `<rg> --version`, for `--explain`; `None` when rg
 /// cannot say within a second.
 pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
-    struct Kept(Vec<u8>);
-    impl Sink for Kept {
-        fn chunk(&mut self, bytes: &[u8]) {
-            self.0.extend_from_slice(bytes);
-        }
-    }
     let line = command::version_line(rg);
-    let mut out = Kept(Vec::new());
+    let mut out = ListingSink::default();
     let spec = Spec {
         line: &line,
         workdir,
@@ -258,7 +252,7 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
     };
     let finished = run(&spec, &mut out).ok()?;
     match finished.ending {
-        Ending::Exited(RgExit::Status(0)) => String::from_utf8_lossy(&out.0)
+        Ending::Exited(RgExit::Status(0)) => String::from_utf8_lossy(&out.bytes)
             .lines()
             .next()
             .map(str::to_owned),

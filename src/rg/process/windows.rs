@@ -170,10 +170,7 @@ impl Child {
     pub(super) fn kill(&self) {
         match &self.job {
             Some(job) => job.kill(),
-            None => {
-                // `kill` on an rg that has exited is an error to ignore.
-                let _ = terminate(&self.rg);
-            }
+            None => terminate(&self.rg),
         }
     }
 
@@ -186,22 +183,17 @@ impl Child {
             return Box::new(move || job.kill());
         }
         match self.rg.as_handle().try_clone_to_owned() {
-            Ok(rg) => Box::new(move || {
-                let _ = terminate(&rg);
-            }),
+            Ok(rg) => Box::new(move || terminate(&rg)),
             // No handle to be had: the runner's own kill is all there is.
             Err(_) => Box::new(|| {}),
         }
     }
 
     pub(super) fn reap(mut self) -> (RgExit, Stderr) {
-        let exit = match self.rg.wait() {
-            Ok(status) => RgExit::Status(status.code().unwrap_or(UNKNOWN_STATUS)),
-            Err(_) => RgExit::Status(UNKNOWN_STATUS),
-        };
+        let code = self.rg.wait().ok().and_then(|status| status.code());
         // What the readers still queue is left to them: the run is over.
         self.stderr.close();
-        (exit, self.stderr)
+        (RgExit::Status(code.unwrap_or(UNKNOWN_STATUS)), self.stderr)
     }
 }
 
@@ -212,15 +204,12 @@ pub fn too_long(e: &io::Error) -> bool {
 }
 
 /// `TerminateProcess` by a handle of rg's (std's `kill` needs `&mut`).
-fn terminate(rg: &impl AsRawHandle) -> io::Result<()> {
+/// Its failure is ignored: that is how it meets an rg that has exited.
+fn terminate(rg: &impl AsRawHandle) {
     use windows_sys::Win32::System::Threading::TerminateProcess;
     // SAFETY: the handle is open for as long as `rg` lives.
     #[allow(unsafe_code)]
-    let killed = unsafe { TerminateProcess(rg.as_raw_handle(), KILLED) };
-    if killed == FALSE {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
+    let _ = unsafe { TerminateProcess(rg.as_raw_handle(), KILLED) };
 }
 
 /// Start a thread that reads `pipe` to its end, handing each chunk to
