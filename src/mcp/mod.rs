@@ -137,19 +137,14 @@ fn start_index_server(settings: &Settings) {
 
 /// What the reader thread and the serving thread share.
 struct Connection {
-    out: Mutex<Replies>,
+    /// The first write error on stdout; after it nothing more is written.
+    failed: Mutex<Option<io::Error>>,
     ids: Mutex<Ids>,
     /// The server's: the signals every request's own stop shares.
     stop: Arc<Stop>,
     /// Bytes and count of the lines waiting in the queue.
     queued: AtomicUsize,
     queued_len: AtomicUsize,
-}
-
-struct Replies {
-    out: io::Stdout,
-    /// The first write error; after it nothing more is written.
-    failed: Option<io::Error>,
 }
 
 #[derive(Default)]
@@ -171,10 +166,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Connection {
     fn new(stop: &Arc<Stop>) -> Self {
         Self {
-            out: Mutex::new(Replies {
-                out: io::stdout(),
-                failed: None,
-            }),
+            failed: Mutex::new(None),
             ids: Mutex::default(),
             stop: Arc::clone(stop),
             queued: AtomicUsize::new(0),
@@ -184,26 +176,25 @@ impl Connection {
 
     /// Write one message line (and its `\n`) whole.
     fn write(&self, line: &str) {
-        let mut out = lock(&self.out);
-        if out.failed.is_some() {
+        let mut failed = lock(&self.failed);
+        if failed.is_some() {
             return;
         }
-        let mut stdout = out.out.lock();
+        let mut stdout = io::stdout().lock();
         let written = stdout
             .write_all(line.as_bytes())
             .and_then(|()| stdout.write_all(b"\n"))
             .and_then(|()| stdout.flush());
-        drop(stdout);
         if let Err(e) = written {
-            out.failed = Some(e);
+            *failed = Some(e);
         }
     }
 
     /// How the server ends if stdout has failed: quietly when the client
     /// stopped reading, exit 4 with a message otherwise (SPEC §6).
     fn output_failure(&self) -> Option<Exit> {
-        let out = lock(&self.out);
-        let e = out.failed.as_ref()?;
+        let failed = lock(&self.failed);
+        let e = failed.as_ref()?;
         Some(diag::after_stdout("dsh-search mcp", Some(e), Exit::Success))
     }
 
