@@ -149,10 +149,9 @@ struct Connection {
 
 #[derive(Default)]
 struct Ids {
-    /// The request being served, its stop channel, and whether the client
-    /// cancelled it.
-    current: Option<Id>,
-    call: Option<Arc<Stop>>,
+    /// The request being served with its stop channel, and whether the
+    /// client cancelled it.
+    current: Option<(Id, Arc<Stop>)>,
     current_cancelled: bool,
     /// Requests cancelled before they were served, oldest first.
     cancelled: VecDeque<Id>,
@@ -199,12 +198,10 @@ impl Connection {
     }
 
     fn cancel(&self, id: Id) {
-        let mut ids = lock(&self.ids);
-        if ids.current.as_ref() == Some(&id) {
+        let ids = &mut *lock(&self.ids);
+        if let Some((_, call)) = ids.current.as_ref().filter(|(current, _)| *current == id) {
             ids.current_cancelled = true;
-            if let Some(call) = &ids.call {
-                call.cancel();
-            }
+            call.cancel();
         } else if ids.cancelled_set.insert(id.clone()) {
             ids.cancelled.push_back(id);
             if ids.cancelled.len() > MAX_CANCELLED {
@@ -224,8 +221,7 @@ impl Connection {
             return None;
         }
         let call = Arc::new(self.stop.for_call());
-        ids.current = Some(id.clone());
-        ids.call = Some(Arc::clone(&call));
+        ids.current = Some((id.clone(), Arc::clone(&call)));
         ids.current_cancelled = false;
         Some(call)
     }
@@ -234,7 +230,6 @@ impl Connection {
     fn finish(&self) -> bool {
         let mut ids = lock(&self.ids);
         ids.current = None;
-        ids.call = None;
         std::mem::take(&mut ids.current_cancelled)
     }
 }
