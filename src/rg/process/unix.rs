@@ -218,11 +218,10 @@ impl Pipes {
 
     /// Wait up to `timeout` for either pipe; `true` if one is ready.
     fn wait(&self, timeout: Duration) -> bool {
-        let flags = PollFlags::IN;
         let mut fds: Vec<PollFd<'_>> = [&self.stdout, &self.stderr_fd]
             .into_iter()
             .flatten()
-            .map(|fd| PollFd::new(fd, flags))
+            .map(|fd| PollFd::new(fd, PollFlags::IN))
             .collect();
         let timeout = Timespec {
             tv_sec: timeout.as_secs().try_into().unwrap_or(i64::MAX),
