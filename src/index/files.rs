@@ -76,15 +76,19 @@ impl Content {
         }
     }
 
+    /// The readings of inode `ino`, in order.
+    fn of_inode(&self, ino: u64) -> impl Iterator<Item = u32> + '_ {
+        let at = self.by_ino.partition_point(|&(i, _)| i < ino);
+        self.by_ino[at..]
+            .iter()
+            .take_while(move |&&(i, _)| i == ino)
+            .map(|&(_, id)| id)
+    }
+
     /// The file of inode `ino` has another name now: its readings are
     /// stale.
     pub fn stale_inode(&mut self, ino: u64) {
-        let at = self.by_ino.partition_point(|&(i, _)| i < ino);
-        let ids: Vec<u32> = self.by_ino[at..]
-            .iter()
-            .take_while(|&&(i, _)| i == ino)
-            .map(|&(_, id)| id)
-            .collect();
+        let ids: Vec<u32> = self.of_inode(ino).collect();
         for id in ids {
             self.mark_changed(id);
         }
@@ -97,40 +101,27 @@ impl Content {
     /// a change since then would have been reported. A file with another
     /// name makes every reading of its inode stale.
     fn resolve(&mut self, found: &FoundFile, held: Option<u32>, lost: bool) -> Option<u32> {
-        let ino = found.stat.ino;
-        let at = self.by_ino.partition_point(|&(i, _)| i < ino);
-        let mut hit = None;
-        let mut stale = Vec::new();
-        for &(i, id) in &self.by_ino[at..] {
-            if i != ino {
-                break;
-            }
-            if found.stat.links > 1 {
-                stale.push(id);
-            } else if !self.changed.contains(id)
-                && (!self.racy.contains(id) || (held == Some(id) && !lost))
-                && found.stat.same(&self.read[id as usize])
-            {
-                hit = Some(id);
-            }
+        if found.stat.links > 1 {
+            self.stale_inode(found.stat.ino);
+            return None;
         }
-        for id in stale {
-            self.mark_changed(id);
-        }
-        hit
+        self.of_inode(found.stat.ino)
+            .filter(|&id| {
+                !self.changed.contains(id)
+                    && (!self.racy.contains(id) || (held == Some(id) && !lost))
+                    && found.stat.same(&self.read[id as usize])
+            })
+            .last()
     }
 
     /// Whether the file holding reading `id` must be searched, for a
     /// query whose answer is `holds` (`None`: every file).
     pub fn candidate(&self, id: Option<u32>, holds: Option<&Bits>) -> bool {
-        match id {
-            None => true,
-            Some(id) => {
-                self.changed.contains(id)
-                    || self.always.contains(id)
-                    || holds.is_none_or(|b| b.contains(id))
-            }
-        }
+        id.is_none_or(|id| {
+            self.changed.contains(id)
+                || self.always.contains(id)
+                || holds.is_none_or(|b| b.contains(id))
+        })
     }
 
     /// Whether reading `id` is one a change made stale, or one never
@@ -220,16 +211,14 @@ impl Files {
     /// The file `name` was written (or changed in mode): its reading is
     /// stale. `false` when the tree holds no such file.
     pub fn written(&mut self, name: &[u8], content: &mut Content) -> bool {
-        match self.map.get_mut(name) {
-            None => false,
-            Some(entry) => {
-                if let Some(id) = entry.take() {
-                    content.mark_changed(id);
-                    self.unread += 1;
-                }
-                true
-            }
+        let Some(entry) = self.map.get_mut(name) else {
+            return false;
+        };
+        if let Some(id) = entry.take() {
+            content.mark_changed(id);
+            self.unread += 1;
         }
+        true
     }
 
     /// Cut everything strictly under `dir` out of the map, as a map.
@@ -328,7 +317,7 @@ impl Files {
                 }
                 // What lies deeper stays, but under the directories gone.
                 kept = std::mem::take(&mut region);
-                region = kept.extract_if_direct(root);
+                region = take_direct(&mut kept, root);
                 kept.retain(|name, _| !gone.iter().any(|g| under(name, g)));
             }
         }
@@ -349,20 +338,13 @@ impl Files {
     }
 }
 
-/// The entries directly in a directory, taken out of a map of the names
-/// under it.
-trait Direct {
-    fn extract_if_direct(&mut self, dir: &[u8]) -> Self;
-}
-
-impl Direct for BTreeMap<Name, Option<u32>> {
-    fn extract_if_direct(&mut self, dir: &[u8]) -> Self {
-        let direct: Vec<Name> = self.keys().filter(|n| parent(n) == dir).cloned().collect();
-        direct
-            .into_iter()
-            .filter_map(|name| self.remove_entry(&name))
-            .collect()
-    }
+/// The entries directly in `dir`, taken out of `map`, the names under it.
+fn take_direct(map: &mut BTreeMap<Name, Option<u32>>, dir: &[u8]) -> BTreeMap<Name, Option<u32>> {
+    let direct: Vec<Name> = map.keys().filter(|n| parent(n) == dir).cloned().collect();
+    direct
+        .into_iter()
+        .filter_map(|name| map.remove_entry(&name))
+        .collect()
 }
 
 /// What the watcher says must be walked again before the index answers.

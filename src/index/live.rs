@@ -14,7 +14,7 @@
 //! before the call started, for a bounded part of its time ([`CATCH_UP`]).
 //! A call that cannot wait scans.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -49,6 +49,7 @@ const CATCH_UP_SHARE: u32 = 4;
 /// Walks of the whole tree in a row when each finds a repository the
 /// rules read before it did not know (`Sources`).
 const SETTLE: usize = 3;
+const UNSETTLED: &str = "repositories keep appearing in the tree";
 
 pub struct Live {
     shared: Arc<LiveIndex>,
@@ -189,6 +190,13 @@ impl LiveState {
         }
     }
 
+    /// Whether `dir` is a directory of the tree as the index knows it.
+    fn holds_dir(&self, dir: &[u8]) -> bool {
+        self.ready
+            .as_ref()
+            .is_some_and(|ready| ready.files.is_dir(dir))
+    }
+
     /// The tree's shape changed: filtered calls list their files again.
     fn reshaped(&mut self) {
         self.listed.clear();
@@ -305,12 +313,10 @@ impl Live {
             ignore_case: r.ignore_case,
             literal: r.literal,
             multiline: r.multiline,
-        }) else {
+        })
+        .filter(|query| *query != Query::All) else {
             return Plan::Scan(Why::NoLiteral);
         };
-        if query == Query::All {
-            return Plan::Scan(Why::NoLiteral);
-        }
         let shared = &self.shared;
         let mut state = match shared.caught_up(budget) {
             Ok(state) => state,
@@ -342,13 +348,7 @@ impl Live {
                     Err(why) => return Plan::Scan(why),
                 };
                 state = shared.lock();
-                let watched = |dir: &[u8]| {
-                    state
-                        .ready
-                        .as_ref()
-                        .is_some_and(|ready| ready.files.is_dir(dir))
-                };
-                if key.cacheable(&shared.workdir, watched) {
+                if key.cacheable(&shared.workdir, |dir| state.holds_dir(dir)) {
                     state.listed.insert(key, Arc::clone(&names));
                 }
                 names
@@ -442,10 +442,8 @@ impl LiveIndex {
         state: MutexGuard<'a, LiveState>,
         timeout: Duration,
     ) -> MutexGuard<'a, LiveState> {
-        match self.changed.wait_timeout(state, timeout) {
-            Ok((state, _)) => state,
-            Err(poisoned) => poisoned.into_inner().0,
-        }
+        let waited = self.changed.wait_timeout(state, timeout);
+        waited.unwrap_or_else(PoisonError::into_inner).0
     }
 
     /// Read the watcher's queue and take in what it says.
@@ -509,10 +507,10 @@ impl LiveIndex {
             return self.take_in_whole(epoch, work.lost || work.vanished);
         }
         for dir in &work.rules {
-            if Work::covered(&whole, dir) || !self.holds_dir(dir) {
+            if Work::covered(&whole, dir) || !self.lock().holds_dir(dir) {
                 continue;
             }
-            match self.walk_part(dir, Depth::Whole, epoch, &[])? {
+            match self.walk_part(dir, Depth::Whole, epoch, &BTreeSet::new())? {
                 Intake::Taken(_) => whole.push(dir.clone()),
                 Intake::Gone => {}
                 Intake::Void => return Ok(false),
@@ -520,18 +518,17 @@ impl LiveIndex {
             }
         }
         for (dir, replaced) in &work.entries {
-            if Work::covered(&whole, dir) || !self.holds_dir(dir) {
+            if Work::covered(&whole, dir) || !self.lock().holds_dir(dir) {
                 continue;
             }
-            let replaced: Vec<Name> = replaced.iter().cloned().collect();
-            let next = match self.walk_part(dir, Depth::Entries, epoch, &replaced)? {
+            let next = match self.walk_part(dir, Depth::Entries, epoch, replaced)? {
                 Intake::Taken(next) => next,
                 Intake::Gone => continue,
                 Intake::Void => return Ok(false),
                 Intake::NewRepository => return self.take_in_whole(epoch, false),
             };
             for child in next {
-                match self.walk_part(&child, Depth::Whole, epoch, &[])? {
+                match self.walk_part(&child, Depth::Whole, epoch, &BTreeSet::new())? {
                     Intake::Taken(_) => whole.push(child),
                     Intake::Gone => {}
                     Intake::Void => return Ok(false),
@@ -583,13 +580,6 @@ impl LiveIndex {
         Ok(true)
     }
 
-    fn holds_dir(&self, dir: &[u8]) -> bool {
-        self.lock()
-            .ready
-            .as_ref()
-            .is_some_and(|ready| ready.files.is_dir(dir))
-    }
-
     /// Walk the whole tree again, and the rules outside it (`lost`: with
     /// events lost, or a change that none reported).
     fn take_in_whole(&self, epoch: u64, lost: bool) -> Result<bool, String> {
@@ -610,11 +600,7 @@ impl LiveIndex {
             .map(|ready| ready.files.repos().cloned().collect())
             .unwrap_or_default();
         for _ in 0..SETTLE {
-            let sources = Sources::read(&self.workdir, repos.iter());
-            let walked = tree::walk(&self.workdir, b"", Depth::Whole, &self.watcher, self.device)?
-                .ok_or("the workdir is gone")?;
-            let known = walked.repos.iter().all(|r| repos.contains(r));
-            repos.clone_from(&walked.repos);
+            let (walked, sources, known) = self.walk_with_rules(&mut repos)?;
             let mut state = self.lock();
             if state.epoch != epoch {
                 return Ok(false);
@@ -622,13 +608,24 @@ impl LiveIndex {
             if known {
                 state.sources = Arc::new(sources);
                 drop(state);
-                return match self.apply(b"", Depth::Whole, walked, epoch, &[], lost) {
-                    Some(_) => Ok(true),
-                    None => Ok(false),
-                };
+                return Ok(self
+                    .apply(b"", Depth::Whole, walked, epoch, &BTreeSet::new(), lost)
+                    .is_some());
             }
         }
-        Err("repositories keep appearing in the tree".to_owned())
+        Err(UNSETTLED.to_owned())
+    }
+
+    /// Walk the whole tree, and read the rules outside it for `repos`
+    /// (which become the walk's): whether the walk found no repository
+    /// the rules were not read for.
+    fn walk_with_rules(&self, repos: &mut Vec<Name>) -> Result<(Walked, Sources, bool), String> {
+        let sources = Sources::read(&self.workdir, repos.iter());
+        let walked = tree::walk(&self.workdir, b"", Depth::Whole, &self.watcher, self.device)?
+            .ok_or("the workdir is gone")?;
+        let known = walked.repos.iter().all(|r| repos.contains(r));
+        repos.clone_from(&walked.repos);
+        Ok((walked, sources, known))
     }
 
     /// Walk the part `dir` (a directory of the tree) to `depth`, and take
@@ -638,7 +635,7 @@ impl LiveIndex {
         dir: &[u8],
         depth: Depth,
         epoch: u64,
-        replaced: &[Name],
+        replaced: &BTreeSet<Name>,
     ) -> Result<Intake, String> {
         let Some(walked) = tree::walk(&self.workdir, dir, depth, &self.watcher, self.device)?
         else {
@@ -668,12 +665,9 @@ impl LiveIndex {
         if !known {
             return Ok(Intake::NewRepository);
         }
-        Ok(
-            match self.apply(dir, depth, walked, epoch, replaced, false) {
-                Some(next) => Intake::Taken(next),
-                None => Intake::Void,
-            },
-        )
+        Ok(self
+            .apply(dir, depth, walked, epoch, replaced, false)
+            .map_or(Intake::Void, Intake::Taken))
     }
 
     /// Take the walk of `dir` in, unless another index was installed
@@ -684,7 +678,7 @@ impl LiveIndex {
         depth: Depth,
         walked: Walked,
         epoch: u64,
-        replaced: &[Name],
+        replaced: &BTreeSet<Name>,
         lost: bool,
     ) -> Option<Vec<Name>> {
         let mut state = self.lock();
@@ -694,13 +688,12 @@ impl LiveIndex {
         let written = std::mem::take(&mut state.written_meanwhile);
         let ready = state.ready.as_mut()?;
         let mut gone = Vec::new();
-        let replaced = replaced.iter().cloned().collect();
         let next = ready.files.apply(
             dir,
             depth,
             walked,
             &mut ready.content,
-            &replaced,
+            replaced,
             lost,
             &mut gone,
         );
@@ -782,16 +775,13 @@ impl LiveIndex {
         let mut repos: Vec<Name> = Vec::new();
         let mut settled = None;
         for _ in 0..SETTLE {
-            let sources = Sources::read(&self.workdir, repos.iter());
-            let walked = tree::walk(&self.workdir, b"", Depth::Whole, &self.watcher, self.device)?
-                .ok_or("the workdir is gone")?;
-            if walked.repos.iter().all(|r| repos.contains(r)) {
+            let (walked, sources, known) = self.walk_with_rules(&mut repos)?;
+            if known {
                 settled = Some((walked, sources));
                 break;
             }
-            repos.clone_from(&walked.repos);
         }
-        let (walked, sources) = settled.ok_or("repositories keep appearing in the tree")?;
+        let (walked, sources) = settled.ok_or(UNSETTLED)?;
         let walk_took = started.elapsed();
         if !self.checked.load(Ordering::SeqCst) {
             listing::check(&walked, self.rg.as_deref(), &self.workdir, &self.stop)?;

@@ -60,7 +60,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::request::GrepRequest;
-use crate::settings::{IndexMode, Settings};
+use crate::settings::Settings;
 use crate::stop::{Budget, Stop};
 
 /// What one grep call does: search these files, or scan.
@@ -172,27 +172,22 @@ pub struct Index {
     #[cfg(target_os = "linux")]
     live: Option<live::Live>,
     why_not: Why,
-    /// The pid of the server keeping it (`dsh-search serve`).
-    server: Option<u32>,
 }
 
 #[cfg_attr(not(unix), allow(dead_code, reason = "only Unix has a server"))]
 impl Index {
     /// Start building the index of `settings.workdir` in the background
-    /// (`--index auto`), or say why there is none. Its own rg runs stop
-    /// on `stop`'s signals; `empty` names a directory that holds nothing
-    /// (made if missing), searched when no file is a candidate.
-    pub fn start(settings: &Settings, mode: IndexMode, stop: &Stop, empty: &Path) -> Self {
-        if mode == IndexMode::Off {
-            return Self::none(Why::Off);
-        }
+    /// (`--index auto`), or say why there is none: the tree's server's,
+    /// whose answers name it by pid. Its own rg runs stop on `stop`'s
+    /// signals; `empty` names a directory that holds nothing (made if
+    /// missing), searched when no file is a candidate.
+    pub fn start(settings: &Settings, stop: &Stop, empty: &Path) -> Self {
         #[cfg(target_os = "linux")]
         {
             match live::Live::start(settings, stop, empty) {
                 Ok(live) => Self {
                     live: Some(live),
                     why_not: Why::NotReady,
-                    server: None,
                 },
                 Err(why) => Self::none(Why::Unavailable(why)),
             }
@@ -211,16 +206,7 @@ impl Index {
             #[cfg(target_os = "linux")]
             live: None,
             why_not,
-            server: None,
         }
-    }
-
-    /// This index as the tree's server keeps it: its answers say so, by
-    /// the server's pid.
-    #[must_use]
-    pub fn served(mut self) -> Self {
-        self.server = Some(std::process::id());
-        self
     }
 
     /// Whether the index answers now (built, and every change taken in),
@@ -254,7 +240,7 @@ impl Index {
         if let Some(live) = &self.live {
             let mut plan = live.plan(r, settings, budget);
             if let Plan::Paths { server, .. } = &mut plan {
-                *server = self.server;
+                *server = Some(std::process::id());
             }
             return plan;
         }

@@ -12,12 +12,13 @@
 //! tree again.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
 use super::names::{Name, join};
+use super::watch::RULE_FILES;
 
 /// What a path held when read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,9 +37,6 @@ pub struct Sources {
     seen: Vec<(PathBuf, Seen)>,
 }
 
-/// The ignore files rg reads in each directory, and `.git`.
-const NAMES: [&str; 4] = [".gitignore", ".ignore", ".rgignore", ".git"];
-
 impl Sources {
     /// Read the rules' files of a tree at `workdir` whose repositories
     /// (directories holding `.git`, by name) are `repos`.
@@ -49,7 +47,7 @@ impl Sources {
             .canonicalize()
             .unwrap_or_else(|_| workdir.to_path_buf());
         for dir in real.ancestors().skip(1) {
-            paths.extend(NAMES.iter().map(|name| dir.join(name)));
+            paths.extend(RULE_FILES.iter().map(|name| dir.join(name)));
         }
         // The repositories: the one holding the workdir (the nearest
         // `.git` above it, or its own) and those inside it; `ignore`
@@ -140,15 +138,10 @@ fn seen(path: &Path) -> Seen {
         return Seen::Other;
     };
     let mut hasher = Sha256::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => hasher.update(&buf[..n]),
-            Err(_) => return Seen::Other,
-        }
+    match std::io::copy(&mut file, &mut hasher) {
+        Ok(_) => Seen::File(hasher.finalize().into()),
+        Err(_) => Seen::Other,
     }
-    Seen::File(hasher.finalize().into())
 }
 
 /// `$HOME`, as `ignore` finds it.

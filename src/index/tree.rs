@@ -19,6 +19,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ignore::WalkBuilder;
+use rustix::fs::{FileType, OFlags};
+use rustix::io::Errno;
 
 use super::grams::{Bits, Builder, Postings};
 use super::names::{Name, join, parent, under};
@@ -186,6 +188,7 @@ pub fn walk(
 }
 
 /// The part of the tree a walk is for.
+#[derive(Clone)]
 struct Part {
     root: Name,
     depth: Depth,
@@ -197,10 +200,7 @@ impl Part {
     fn holds(&self, rel: &[u8]) -> bool {
         match self.depth {
             Depth::Whole => rel == self.root.as_slice() || under(rel, &self.root),
-            Depth::Entries => {
-                rel == self.root.as_slice()
-                    || (under(rel, &self.root) && parent(rel) == self.root.as_slice())
-            }
+            Depth::Entries => rel == self.root.as_slice() || parent(rel) == self.root.as_slice(),
         }
     }
 
@@ -254,17 +254,13 @@ fn walker(
             .count();
         builder.max_depth(Some(below + 1));
     }
-    let (watcher, workdir, refusal) = (
+    let (part, watcher, workdir, refusal) = (
+        part.clone(),
         Arc::clone(watcher),
         workdir.to_path_buf(),
         Arc::clone(refusal),
     );
-    let (root, depth) = (part.root.clone(), part.depth);
     builder.filter_entry(move |entry| {
-        let part = Part {
-            root: root.clone(),
-            depth,
-        };
         let rel = relative(entry.path());
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
         if !is_dir {
@@ -276,12 +272,11 @@ fn walker(
         // Only a whole part's own directories are walked here; those
         // above it are watched already, and an entries part's own are
         // listed, not walked.
-        if depth == Depth::Entries || !part.holds(&rel) || rel == root.as_slice() {
+        if part.depth == Depth::Entries || !part.holds(&rel) || rel == part.root {
             return true;
         }
         let path = entry.path();
-        let fit = file_system(path, device).and_then(|_| watch(&watcher, &workdir, &rel, path));
-        match fit {
+        match file_system(path, device).and_then(|_| watch(&watcher, &workdir, &rel, path)) {
             Ok(()) => true,
             // Gone since it was listed: its removal has an event.
             Err(Unfit::Gone) => false,
@@ -321,9 +316,9 @@ impl From<Unfit> for Refusal {
 fn watch(watcher: &Watcher, workdir: &Path, rel: &[u8], path: &Path) -> Result<(), Unfit> {
     match watcher.watch(workdir, rel) {
         Ok(()) => Ok(()),
-        Err(e) => match e.raw_os_error().map(rustix::io::Errno::from_raw_os_error) {
-            Some(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => Err(Unfit::Gone),
-            Some(rustix::io::Errno::ACCESS) => Ok(()),
+        Err(e) => match e.raw_os_error().map(Errno::from_raw_os_error) {
+            Some(Errno::NOENT | Errno::NOTDIR) => Err(Unfit::Gone),
+            Some(Errno::ACCESS) => Ok(()),
             _ => Err(Unfit::Refused(format!(
                 "cannot watch {} ({e})",
                 path.display()
@@ -375,18 +370,13 @@ const REMOTE: [u32; 27] = [
 /// network, cluster or FUSE file system does not report changes made by
 /// other machines or by its server).
 pub fn file_system(dir: &Path, device: u64) -> Result<u64, Unfit> {
-    let gone = |e: rustix::io::Errno| match e {
-        rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR => Unfit::Gone,
+    let gone = |e: Errno| match e {
+        Errno::NOENT | Errno::NOTDIR => Unfit::Gone,
         e => Unfit::Refused(format!("cannot read {} ({e})", dir.display())),
     };
     // Not through a link: a directory replaced by one is gone.
     let dev = match rustix::fs::lstat(dir) {
-        Ok(s)
-            if rustix::fs::FileType::from_raw_mode(s.st_mode)
-                == rustix::fs::FileType::Directory =>
-        {
-            s.st_dev
-        }
+        Ok(s) if FileType::from_raw_mode(s.st_mode) == FileType::Directory => s.st_dev,
         Ok(_) => return Err(Unfit::Gone),
         Err(e) => return Err(gone(e)),
     };
@@ -525,19 +515,19 @@ fn read_all(workdir: &Path, files: &[Name]) -> Share {
             share.builder.abandon();
         }
         let read = read.unwrap_or(Reading {
-            stat: None,
+            stat: Stat {
+                ino: 0,
+                size: u64::MAX,
+                mtime: 0,
+                ctime: 0,
+                links: 0,
+            },
             bytes: 0,
             trusted: false,
             racy: true,
         });
         share.covered += read.bytes;
-        share.read.push(read.stat.unwrap_or(Stat {
-            ino: 0,
-            size: u64::MAX,
-            mtime: 0,
-            ctime: 0,
-            links: 0,
-        }));
+        share.read.push(read.stat);
         if !read.trusted {
             share.always.push(id);
         }
@@ -550,30 +540,27 @@ fn read_all(workdir: &Path, files: &[Name]) -> Share {
 
 /// One file as read.
 struct Reading {
-    /// What it was as it was read (`None`: not a regular file).
-    stat: Option<Stat>,
+    /// What it was as it was read.
+    stat: Stat,
     bytes: u64,
     /// The index can vouch for what it read (see [`Built`]).
     trusted: bool,
     racy: bool,
 }
 
-/// Read the file at `path` into `builder`.
+/// Read the file at `path` into `builder` (`Err` too when it is no longer
+/// a regular file: read as one that could not be).
 fn read_one(path: &Path, builder: &mut Builder, buf: &mut [u8]) -> io::Result<Reading> {
     // Not through a link, and never blocking on a FIFO put in the file's
     // place since the walk: only a regular file is read.
+    let flags = (OFlags::NOFOLLOW | OFlags::NONBLOCK).bits();
     let mut file = File::options()
         .read(true)
-        .custom_flags(libc_flags())
+        .custom_flags(i32::try_from(flags).unwrap_or(0))
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        return Ok(Reading {
-            stat: None,
-            bytes: 0,
-            trusted: false,
-            racy: true,
-        });
+        return Err(io::ErrorKind::InvalidInput.into());
     }
     let stat = Stat::of(&meta);
     let now = SystemTime::now()
@@ -606,7 +593,7 @@ fn read_one(path: &Path, builder: &mut Builder, buf: &mut [u8]) -> io::Result<Re
         }
     }
     Ok(Reading {
-        stat: Some(stat),
+        stat,
         bytes: total,
         trusted,
         racy,
@@ -626,12 +613,6 @@ fn read_full(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(filled)
-}
-
-/// `O_NOFOLLOW | O_NONBLOCK`, as std's `custom_flags` takes them.
-fn libc_flags() -> i32 {
-    use rustix::fs::OFlags;
-    i32::try_from((OFlags::NOFOLLOW | OFlags::NONBLOCK).bits()).unwrap_or(0)
 }
 
 /// The path an error of the walk is about, if it names one.

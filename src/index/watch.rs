@@ -34,7 +34,7 @@ use super::names::{Name, join, under};
 
 /// The names in a directory whose change changes the rules rg walks it by:
 /// its ignore files, and `.git` (whether `.gitignore` applies at all).
-pub const RULE_FILES: [&[u8]; 4] = [b".gitignore", b".ignore", b".rgignore", b".git"];
+pub const RULE_FILES: [&str; 4] = [".gitignore", ".ignore", ".rgignore", ".git"];
 
 /// One inotify instance and the directory each of its watches names.
 pub struct Watcher {
@@ -111,10 +111,7 @@ impl Watcher {
             return true;
         };
         let mut fds = [PollFd::new(&*file, PollFlags::PRI)];
-        let now = Timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
+        let now = Timespec::default();
         let changed = poll(&mut fds, Some(&now)).is_ok_and(|n| n > 0)
             && fds[0].revents().intersects(PollFlags::PRI | PollFlags::ERR);
         if changed {
@@ -246,7 +243,7 @@ impl Watcher {
                 continue;
             };
             let rel = child(dir, name.to_bytes());
-            if RULE_FILES.contains(&name.to_bytes()) {
+            if RULE_FILES.map(str::as_bytes).contains(&name.to_bytes()) {
                 out(Event::Rules(dir.clone()));
                 continue;
             }
@@ -294,11 +291,7 @@ fn child(dir: &[u8], name: &[u8]) -> Name {
     if dir.is_empty() {
         name.to_vec()
     } else {
-        let mut rel = Vec::with_capacity(dir.len() + 1 + name.len());
-        rel.extend_from_slice(dir);
-        rel.push(b'/');
-        rel.extend_from_slice(name);
-        rel
+        [dir, b"/", name].concat()
     }
 }
 

@@ -137,7 +137,8 @@ fn start_index_server(settings: &Settings) {
 
 /// What the reader thread and the serving thread share.
 struct Connection {
-    out: Mutex<Replies>,
+    /// The first write error on stdout; after it nothing more is written.
+    failed: Mutex<Option<io::Error>>,
     ids: Mutex<Ids>,
     /// The server's: the signals every request's own stop shares.
     stop: Arc<Stop>,
@@ -146,18 +147,11 @@ struct Connection {
     queued_len: AtomicUsize,
 }
 
-struct Replies {
-    out: io::Stdout,
-    /// The first write error; after it nothing more is written.
-    failed: Option<io::Error>,
-}
-
 #[derive(Default)]
 struct Ids {
-    /// The request being served, its stop channel, and whether the client
-    /// cancelled it.
-    current: Option<Id>,
-    call: Option<Arc<Stop>>,
+    /// The request being served with its stop channel, and whether the
+    /// client cancelled it.
+    current: Option<(Id, Arc<Stop>)>,
     current_cancelled: bool,
     /// Requests cancelled before they were served, oldest first.
     cancelled: VecDeque<Id>,
@@ -171,10 +165,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Connection {
     fn new(stop: &Arc<Stop>) -> Self {
         Self {
-            out: Mutex::new(Replies {
-                out: io::stdout(),
-                failed: None,
-            }),
+            failed: Mutex::new(None),
             ids: Mutex::default(),
             stop: Arc::clone(stop),
             queued: AtomicUsize::new(0),
@@ -184,36 +175,33 @@ impl Connection {
 
     /// Write one message line (and its `\n`) whole.
     fn write(&self, line: &str) {
-        let mut out = lock(&self.out);
-        if out.failed.is_some() {
+        let mut failed = lock(&self.failed);
+        if failed.is_some() {
             return;
         }
-        let mut stdout = out.out.lock();
+        let mut stdout = io::stdout().lock();
         let written = stdout
             .write_all(line.as_bytes())
             .and_then(|()| stdout.write_all(b"\n"))
             .and_then(|()| stdout.flush());
-        drop(stdout);
         if let Err(e) = written {
-            out.failed = Some(e);
+            *failed = Some(e);
         }
     }
 
     /// How the server ends if stdout has failed: quietly when the client
     /// stopped reading, exit 4 with a message otherwise (SPEC §6).
     fn output_failure(&self) -> Option<Exit> {
-        let out = lock(&self.out);
-        let e = out.failed.as_ref()?;
+        let failed = lock(&self.failed);
+        let e = failed.as_ref()?;
         Some(diag::after_stdout("dsh-search mcp", Some(e), Exit::Success))
     }
 
     fn cancel(&self, id: Id) {
-        let mut ids = lock(&self.ids);
-        if ids.current.as_ref() == Some(&id) {
+        let ids = &mut *lock(&self.ids);
+        if let Some((_, call)) = ids.current.as_ref().filter(|(current, _)| *current == id) {
             ids.current_cancelled = true;
-            if let Some(call) = &ids.call {
-                call.cancel();
-            }
+            call.cancel();
         } else if ids.cancelled_set.insert(id.clone()) {
             ids.cancelled.push_back(id);
             if ids.cancelled.len() > MAX_CANCELLED {
@@ -233,8 +221,7 @@ impl Connection {
             return None;
         }
         let call = Arc::new(self.stop.for_call());
-        ids.current = Some(id.clone());
-        ids.call = Some(Arc::clone(&call));
+        ids.current = Some((id.clone(), Arc::clone(&call)));
         ids.current_cancelled = false;
         Some(call)
     }
@@ -243,7 +230,6 @@ impl Connection {
     fn finish(&self) -> bool {
         let mut ids = lock(&self.ids);
         ids.current = None;
-        ids.call = None;
         std::mem::take(&mut ids.current_cancelled)
     }
 }

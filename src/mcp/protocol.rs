@@ -65,7 +65,7 @@ const TTL_MS: u64 = 3_600_000;
 /// Which era serves a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Era {
-    Legacy(&'static str),
+    Legacy,
     Modern,
 }
 
@@ -115,17 +115,17 @@ impl Session {
         let era = if modern_meta(&params)? {
             Era::Modern
         } else {
-            Era::Legacy(self.legacy.unwrap_or(LEGACY[0]))
+            Era::Legacy
         };
         let result = match (era, method) {
             (Era::Modern, "server/discover") => Ok(discover()),
-            (Era::Legacy(_), "server/discover") => Err(RpcError::new(
+            (Era::Legacy, "server/discover") => Err(RpcError::new(
                 INVALID_PARAMS,
                 format!(
                     "server/discover needs params._meta with {META_VERSION} and {META_CAPABILITIES}"
                 ),
             )),
-            (Era::Legacy(_), "ping") => Ok(json!({})),
+            (Era::Legacy, "ping") => Ok(json!({})),
             (_, "tools/list") => self.tools_list(era, &params),
             (_, "tools/call") => self.tools_call(&params, stop),
             (Era::Modern, "ping") => Err(RpcError::new(
@@ -139,7 +139,7 @@ impl Session {
         }?;
         Ok(match era {
             Era::Modern => modern(result),
-            Era::Legacy(_) => result,
+            Era::Legacy => result,
         })
     }
 
@@ -200,11 +200,8 @@ impl Session {
             ));
         };
         let none = json!({});
-        let arguments = match params.get("arguments") {
-            None | Some(Value::Null) => &none,
-            Some(arguments) => arguments,
-        };
-        let args = arguments::arguments(tool, arguments);
+        let arguments = params.get("arguments").filter(|a| !a.is_null());
+        let args = arguments::arguments(tool, arguments.unwrap_or(&none));
         let ignored = args.ignored.clone();
         let settings = Arc::clone(&self.settings);
         let worker_stop = Arc::clone(stop);

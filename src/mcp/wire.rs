@@ -182,13 +182,6 @@ impl Field {
         }
     }
 
-    fn into_given(self) -> Option<Box<RawValue>> {
-        match self {
-            Self::Given(raw) => Some(raw),
-            Self::Absent | Self::Null => None,
-        }
-    }
-
     fn is_absent(&self) -> bool {
         matches!(self, Self::Absent)
     }
@@ -297,10 +290,7 @@ fn batch_item(item: &RawValue) -> Incoming {
     if first_byte(text) == Some(&b'[') {
         return Incoming::invalid(None, "a batch cannot hold a batch");
     }
-    match parse(text) {
-        Ok(incoming) => incoming,
-        Err(e) => Incoming::Invalid(None, e),
-    }
+    parse(text).unwrap_or_else(|e| Incoming::Invalid(None, e))
 }
 
 fn message(e: RpcFields) -> Incoming {
@@ -308,26 +298,20 @@ fn message(e: RpcFields) -> Incoming {
         Field::Absent => None,
         field => match field.given().and_then(Id::from_raw) {
             Some(id) => Some(id),
-            None => {
-                return Incoming::invalid(None, "a request id must be a string or a number");
-            }
+            None => return Incoming::invalid(None, "a request id must be a string or a number"),
         },
     };
     let method = match &e.method {
         Field::Absent if !e.result.is_absent() || !e.error.is_absent() => {
             return Incoming::Response;
         }
-        Field::Absent => {
-            return Incoming::invalid(id, "a request needs a method string");
-        }
+        Field::Absent => return Incoming::invalid(id, "a request needs a method string"),
         field => match field
             .given()
             .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
         {
             Some(method) => method,
-            None => {
-                return Incoming::invalid(id, "method must be a string");
-            }
+            None => return Incoming::invalid(id, "method must be a string"),
         },
     };
     if e.jsonrpc.given().map(RawValue::get) != Some("\"2.0\"") {
@@ -336,7 +320,10 @@ fn message(e: RpcFields) -> Incoming {
     Incoming::Message(Message {
         id,
         method,
-        params: e.params.into_given(),
+        params: match e.params {
+            Field::Given(raw) => Some(raw),
+            Field::Absent | Field::Null => None,
+        },
     })
 }
 

@@ -141,26 +141,20 @@ impl Language {
                 };
                 Some((name, "impl"))
             }
-            // `const f = () => …`: a function with the variable's name.
-            "variable_declarator" if js => {
-                let value = node.child_by_field_name("value")?.kind();
-                let function = matches!(
-                    value,
-                    "arrow_function" | "function_expression" | "function" | "generator_function"
-                );
-                function
-                    .then(|| node.child_by_field_name("name"))?
-                    .map(|n| (text(n, source), "function"))
-            }
+            // `const f = () => …`: a function with the variable's name;
             // `obj.run = (…) => …`: a function with the target's name.
-            "assignment_expression" if js => {
-                let value = node.child_by_field_name("right")?.kind();
+            "variable_declarator" | "assignment_expression" if js => {
+                let (name, value) = match kind {
+                    "variable_declarator" => ("name", "value"),
+                    _ => ("left", "right"),
+                };
+                let value = node.child_by_field_name(value)?.kind();
                 let function = matches!(
                     value,
                     "arrow_function" | "function_expression" | "function" | "generator_function"
                 );
                 function
-                    .then(|| node.child_by_field_name("left"))?
+                    .then(|| node.child_by_field_name(name))?
                     .map(|n| (text(n, source), "function"))
             }
             "type_declaration" if self == Language::Go => {
@@ -189,31 +183,7 @@ impl Language {
             _ => None,
         }
     }
-}
 
-/// A function defined inside a class-like definition is a method.
-pub fn method_if_in_type(kind: &'static str, outer: Option<Node<'_>>) -> &'static str {
-    let in_type = outer.is_some_and(|o| {
-        matches!(
-            o.kind(),
-            "impl_item"
-                | "trait_item"
-                | "class_definition"
-                | "class_declaration"
-                | "abstract_class_declaration"
-                | "class"
-                | "class_specifier"
-                | "struct_specifier"
-        )
-    });
-    if kind == "function" && in_type {
-        "method"
-    } else {
-        kind
-    }
-}
-
-impl Language {
     /// Whether `node` is a macro's body the grammar reads as tokens, where
     /// a definition may lie unseen (Rust's `cfg_if! { … }` at item level).
     pub fn token_trees(self, node: Node<'_>) -> bool {
@@ -236,6 +206,28 @@ impl Language {
                         | "expression_statement"
                 )
         )
+    }
+}
+
+/// A function defined inside a class-like definition is a method.
+pub fn method_if_in_type(kind: &'static str, outer: Option<Node<'_>>) -> &'static str {
+    let in_type = outer.is_some_and(|o| {
+        matches!(
+            o.kind(),
+            "impl_item"
+                | "trait_item"
+                | "class_definition"
+                | "class_declaration"
+                | "abstract_class_declaration"
+                | "class"
+                | "class_specifier"
+                | "struct_specifier"
+        )
+    });
+    if kind == "function" && in_type {
+        "method"
+    } else {
+        kind
     }
 }
 

@@ -69,8 +69,7 @@ pub fn language_of(path: &str) -> Option<Language> {
             })
             .collect()
     });
-    let file = std::path::Path::new(path);
-    let name = file.file_name()?;
+    let name = std::path::Path::new(path).file_name()?;
     matchers
         .iter()
         .find(|(_, types)| types.matched(name, false).is_whitelist())
@@ -216,14 +215,12 @@ fn from_prefix(
         return Ok(None);
     };
     let cut = after_last.saturating_add(margin);
-    let Some(cut) =
-        memchr::memchr(b'\n', source.get(cut..).unwrap_or_default()).map(|i| cut + i + 1)
+    let Some(cut) = memchr::memchr(b'\n', source.get(cut..).unwrap_or_default())
+        .map(|i| cut + i + 1)
+        .filter(|&cut| cut < shorter)
     else {
         return Ok(None);
     };
-    if cut >= shorter {
-        return Ok(None);
-    }
     let prefix = &source[..cut];
     let tree = parse(prefix, language, budget)?;
     let root = tree.root_node();

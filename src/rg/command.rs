@@ -42,8 +42,7 @@ pub fn glob_line(rg: &str, r: &GlobRequest, root: Option<&str>) -> CommandLine {
 /// `--files` with the pattern as `flag`, then the exclude after every
 /// other glob (SPEC §3a), and `--follow` when `follow`.
 fn glob_words(rg: &str, flag: &'static str, r: &GlobRequest, follow: bool) -> CommandLine {
-    let mut line = CommandLine::new(rg);
-    line.flags(&["--no-config", "--files", "--null"]);
+    let mut line = files_line(rg);
     if follow {
         line.flag("--follow");
     }
@@ -195,7 +194,6 @@ pub fn grep_over_lines(
 
 /// `rg --no-config --files --null`: the files a search with no path and
 /// no filter searches (the index's walk is checked against it).
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn files_line(rg: &str) -> CommandLine {
     let mut line = CommandLine::new(rg);
     line.flags(&["--no-config", "--files", "--null"]);
@@ -206,8 +204,7 @@ pub fn files_line(rg: &str) -> CommandLine {
 /// `r` and its path: the files its walk searches, as rg names them.
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn grep_files_line(rg: &str, r: &GrepRequest) -> CommandLine {
-    let mut line = CommandLine::new(rg);
-    line.flags(&["--no-config", "--files", "--null"]);
+    let mut line = files_line(rg);
     if r.follow {
         line.flag("--follow");
     }

@@ -47,10 +47,8 @@ impl Sink for ListingSink {
     }
 }
 
-/// Where stdout goes: to the sink on this thread while the output is small,
-/// then to a parser thread, so a large output is parsed while rg still
-/// searches, and the cap is counted at the speed rg writes. Short searches
-/// start no thread at all.
+/// Where stdout goes, as the module's note says; short searches start no
+/// thread at all.
 ///
 /// On Linux the parser thread runs at the lowest priority: it uses cores rg
 /// leaves idle and never slows rg down (parsing at full priority took a

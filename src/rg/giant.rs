@@ -164,16 +164,13 @@ impl GiantReader {
                             continue;
                         }
                     }
-                    match (escaped, b) {
-                        (false, b'"') => self.end_string(),
-                        (false, b'\\') => {
-                            self.keep(&[b]);
-                            self.state = Syntax::Str { escaped: true };
-                        }
-                        _ => {
-                            self.keep(&[b]);
-                            self.state = Syntax::Str { escaped: false };
-                        }
+                    if !escaped && b == b'"' {
+                        self.end_string();
+                    } else {
+                        self.keep(&[b]);
+                        self.state = Syntax::Str {
+                            escaped: !escaped && b == b'\\',
+                        };
                     }
                     i += 1;
                 }

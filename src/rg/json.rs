@@ -200,20 +200,13 @@ pub fn decode(line: &[u8], want: Want) -> Result<Option<Record<'_>>, String> {
                 format!("not a JSON record: {e}")
             }
         };
-        let record = if want.all_submatches {
+        if want.all_submatches {
             let r: LinesRecordJson<'_, AllSubmatches> =
                 serde_json::from_slice(line).map_err(shape)?;
-            lines_record(r.data, what)?
-        } else {
-            let r: LinesRecordJson<'_, FirstSubmatch> =
-                serde_json::from_slice(line).map_err(shape)?;
-            lines_record(r.data, what)?
-        };
-        return Ok(Some(if matched {
-            Record::Match(record)
-        } else {
-            Record::Context(record)
-        }));
+            return lines_record(r.data, what);
+        }
+        let r: LinesRecordJson<'_, FirstSubmatch> = serde_json::from_slice(line).map_err(shape)?;
+        return lines_record(r.data, what);
     }
     if line.starts_with(END_PREFIX) {
         // Most files are text: their end record is skipped undecoded.
@@ -252,20 +245,13 @@ pub fn decode(line: &[u8], want: Want) -> Result<Option<Record<'_>>, String> {
     if want.counts || (!want.context && kind == "context") {
         return Ok(None);
     }
-    let what = if kind == "match" { "match" } else { "context" };
-    let shape = |e: serde_json::Error| format!("a {what} record is not of rg's form: {e}");
-    let record = if want.all_submatches {
+    let shape = |e: serde_json::Error| format!("a {kind} record is not of rg's form: {e}");
+    if want.all_submatches {
         let data: LinesData<'_, AllSubmatches> = serde_json::from_str(data.get()).map_err(shape)?;
-        lines_record(data, what)?
-    } else {
-        let data: LinesData<'_, FirstSubmatch> = serde_json::from_str(data.get()).map_err(shape)?;
-        lines_record(data, what)?
-    };
-    Ok(Some(if kind == "match" {
-        Record::Match(record)
-    } else {
-        Record::Context(record)
-    }))
+        return lines_record(data, &kind);
+    }
+    let data: LinesData<'_, FirstSubmatch> = serde_json::from_str(data.get()).map_err(shape)?;
+    lines_record(data, &kind)
 }
 
 const MATCH_PREFIX: &[u8] = br#"{"type":"match","data":{"#;
@@ -327,10 +313,11 @@ fn end_record(data: EndData<'_>, want: Want) -> Result<Option<Record<'_>>, Strin
     Ok(Some(Record::Binary { path: path()? }))
 }
 
+/// A record of the type `what` (`match` or `context`), from its data.
 fn lines_record<'a, S: Submatches>(
     data: LinesData<'a, S>,
     what: &str,
-) -> Result<LinesRecord<'a>, String> {
+) -> Result<Option<Record<'a>>, String> {
     let path = data
         .path
         .ok_or_else(|| format!("a {what} record has no path"))
@@ -344,13 +331,18 @@ fn lines_record<'a, S: Submatches>(
         .ok_or_else(|| format!("a {what} record has no line_number"))?;
     let within = |&(start, end): &(usize, usize)| start <= end && end <= lines.len();
     let (first, more) = data.submatches.ranges();
-    Ok(LinesRecord {
+    let record = LinesRecord {
         first_match: first.filter(within),
         more_matches: more.into_iter().filter(within).collect(),
         path,
         lines,
         line_number,
-    })
+    };
+    Ok(Some(if what == "match" {
+        Record::Match(record)
+    } else {
+        Record::Context(record)
+    }))
 }
 
 fn is_object(json: &[u8]) -> bool {

@@ -21,7 +21,7 @@
 //!   started outlives it; `kill_from_anywhere`, the same kill as a closure
 //!   the call's [`Stop`](crate::stop::Stop) keeps while the group runs, for
 //!   the watchdog;
-//! - `reap`: rg's exit status, the stdout byte count, the stderr kept.
+//! - `reap`: rg's exit status and the stderr kept.
 //!
 //! Here, shared: the watch loop (when to look at rg's exit, how long to
 //! drain a pipe a stray process holds), the byte meter, and the end of
@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use super::command::{self, CommandLine};
 use super::ending::{Ending, RgExit};
-use super::feed::{Feed, Sink};
+use super::feed::{Feed, ListingSink, Sink};
 use super::stderr::Stderr;
 use crate::stop::Budget;
 
@@ -114,9 +114,9 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
     let mut child = os::Child::start(spec)?;
     let enrolled = starting.enroll(child.kill_from_anywhere());
     let handback = AtomicBool::new(false);
-    let (ending, reaped) = thread::scope(|scope| {
+    let mut meter = Meter::new(spec.stdout_cap);
+    let (ending, stderr) = thread::scope(|scope| {
         let mut feed = Feed::new(sink);
-        let mut meter = Meter::new(spec.stdout_cap);
         let cut = watch(&mut child, spec.budget, &mut meter, &mut |bytes| {
             feed.push(bytes, scope, &handback);
         });
@@ -124,18 +124,18 @@ pub fn run<S: Sink>(spec: &Spec<'_>, sink: &mut S) -> io::Result<Finished> {
         child.kill();
         // Forgotten before the reap: a kill must never name a reaped group.
         drop(enrolled);
-        let reaped = child.reap();
-        let ending = cut.unwrap_or(Ending::Exited(reaped.exit));
+        let (exit, stderr) = child.reap();
+        let ending = cut.unwrap_or(Ending::Exited(exit));
         // Parsing what is left stays within the budget too: a run rg
         // ended by itself is still cut short if that parse is not done
         // by the deadline.
         let late = feed.finish(ending, &handback, spec.budget);
-        (late.map_or(ending, Ending::Halted), reaped)
+        (late.map_or(ending, Ending::Halted), stderr)
     });
     Ok(Finished {
         ending,
-        stdout_bytes: reaped.stdout_bytes,
-        stderr: reaped.stderr,
+        stdout_bytes: meter.counted,
+        stderr,
         elapsed: started.elapsed(),
     })
 }
@@ -199,17 +199,11 @@ fn watch(
     }
 }
 
-/// What `reap` hands back.
-struct Reaped {
-    exit: RgExit,
-    stdout_bytes: u64,
-    stderr: Stderr,
-}
-
 /// Counts stdout against the cap (see [`Spec::stdout_cap`]).
 #[derive(Debug)]
 struct Meter {
     cap: u64,
+    /// Every byte read, those past the cap included.
     counted: u64,
 }
 
@@ -223,11 +217,10 @@ impl Meter {
     fn count(&mut self, chunk: &[u8]) -> Result<(), usize> {
         let room = self.cap.saturating_sub(self.counted);
         let len = chunk.len() as u64;
+        self.counted = self.counted.saturating_add(len);
         if len > room {
-            self.counted = self.cap.saturating_add(1);
             return Err(usize::try_from(room).unwrap_or(chunk.len()));
         }
-        self.counted += len;
         Ok(())
     }
 
@@ -249,14 +242,8 @@ impl Meter {
 /// The first line of `<rg> --version`, for `--explain`; `None` when rg
 /// cannot say within a second.
 pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
-    struct Kept(Vec<u8>);
-    impl Sink for Kept {
-        fn chunk(&mut self, bytes: &[u8]) {
-            self.0.extend_from_slice(bytes);
-        }
-    }
     let line = command::version_line(rg);
-    let mut out = Kept(Vec::new());
+    let mut out = ListingSink::default();
     let spec = Spec {
         line: &line,
         workdir,
@@ -265,7 +252,7 @@ pub fn version(rg: &str, workdir: &Path, budget: Budget<'_>) -> Option<String> {
     };
     let finished = run(&spec, &mut out).ok()?;
     match finished.ending {
-        Ending::Exited(RgExit::Status(0)) => String::from_utf8_lossy(&out.0)
+        Ending::Exited(RgExit::Status(0)) => String::from_utf8_lossy(&out.bytes)
             .lines()
             .next()
             .map(str::to_owned),

@@ -36,7 +36,7 @@ pub struct Stderr {
 }
 
 impl Stderr {
-    pub(super) fn push(&mut self, mut bytes: &[u8]) {
+    pub(super) fn push(&mut self, bytes: &[u8]) {
         for &b in bytes {
             if b == b'\n' {
                 self.end_line();
@@ -52,8 +52,7 @@ impl Stderr {
         let room = STDERR_HEAD.saturating_sub(self.head.len());
         let (to_head, rest) = bytes.split_at(room.min(bytes.len()));
         self.head.extend_from_slice(to_head);
-        bytes = rest;
-        self.tail.extend_from_slice(bytes);
+        self.tail.extend_from_slice(rest);
         if self.tail.len() > STDERR_TAIL {
             let drop = self.tail.len() - STDERR_TAIL;
             self.tail.drain(..drop);

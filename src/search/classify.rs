@@ -88,12 +88,10 @@ pub fn classify(
             });
         }
     }
-    if let Some(detail) = evidence.malformed {
-        if matches!(code, 0..=2) {
-            return fail(Reason::MalformedOutput {
-                detail: detail.to_owned(),
-            });
-        }
+    if let (Some(detail), 0..=2) = (evidence.malformed, code) {
+        return fail(Reason::MalformedOutput {
+            detail: detail.to_owned(),
+        });
     }
     match code {
         0 | 1 => Ok(Coverage::Complete),

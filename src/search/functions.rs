@@ -122,15 +122,8 @@ fn outline_file(
             continue;
         }
         if let Some(text) = line_text(&source, &lines, n) {
-            let p = preview::preview(text, None, line_cap);
-            context_lines.push(ShownLine {
-                number: n,
-                matched: false,
-                preview: p.text,
-                truncated: p.truncated,
-                definition: None,
-                unparsed: false,
-            });
+            let preview = preview::preview(text, None, line_cap);
+            context_lines.push(ShownLine::new(n, false, preview));
         }
     }
     // rg's matched lines, with what holds each, among the context lines.
@@ -145,16 +138,10 @@ fn outline_file(
             Holder::Outside => {}
         }
     }
-    let mut shown = Vec::with_capacity(rg_lines.len() + context_lines.len());
-    let mut context_lines = context_lines.into_iter().peekable();
-    for line in rg_lines {
-        while let Some(c) = context_lines.next_if(|c| c.number < line.number) {
-            shown.push(c);
-        }
-        shown.push(line);
-    }
-    shown.extend(context_lines);
-    file.lines = shown;
+    // Two runs, each in order and no number in both: merged, not sorted.
+    rg_lines.append(&mut context_lines);
+    rg_lines.sort_by_key(|l| l.number);
+    file.lines = rg_lines;
     file.windows = windows(&file.lines, &wanted);
     Some(())
 }
@@ -186,38 +173,24 @@ fn wanted(m: u64, holder: &Holder, context: Context, last: u64) -> Wanted {
     let d = match holder {
         Holder::Definition(d) => d,
         Holder::Outside | Holder::Unclean => {
-            return Wanted {
-                lines: (
-                    m.saturating_sub(context.before as u64).max(1),
-                    end(m + context.after as u64),
-                ),
-                also: None,
-            };
+            let from = m.saturating_sub(context.before as u64).max(1);
+            let lines = (from, end(m + context.after as u64));
+            return Wanted { lines, also: None };
         }
     };
     let code = (d.signature_line, end(d.end_line));
-    if d.end_line - d.start_line < LONG {
-        Wanted {
-            lines: (d.start_line, end(d.end_line)),
-            also: None,
-        }
+    let (lines, also) = if d.end_line - d.start_line < LONG {
+        ((d.start_line, end(d.end_line)), None)
     } else if d.end_line - d.signature_line >= LONG {
-        Wanted {
-            lines: around(d.start_line, d.end_line),
-            also: Some((d.signature_line, d.signature_line)),
-        }
+        let signature = (d.signature_line, d.signature_line);
+        (around(d.start_line, d.end_line), Some(signature))
     } else if m >= d.signature_line {
-        Wanted {
-            lines: code,
-            also: None,
-        }
+        (code, None)
     } else {
         // A match in the doc comment: the lines around it, and the code.
-        Wanted {
-            lines: around(d.start_line, d.end_line),
-            also: Some(code),
-        }
-    }
+        (around(d.start_line, d.end_line), Some(code))
+    };
+    Wanted { lines, also }
 }
 
 /// Each matched line's window in `lines`. Lines are printed in order, so

@@ -218,11 +218,7 @@ fn order_entries(
             budget.check()?;
         }
         let end = start + piece.len();
-        let kept = if skip_vcs {
-            shows(piece, workdir)
-        } else {
-            !piece.is_empty()
-        };
+        let kept = !piece.is_empty() && (!skip_vcs || !workdir.in_vcs_dir(piece));
         if let (true, Ok(raw_len)) = (kept, u32::try_from(piece.len())) {
             // The displayed form is the raw path or a suffix of it.
             let displayed_len = workdir.display(piece).len().min(piece.len());
@@ -245,13 +241,8 @@ fn order_entries(
             stat_entries(&mut entries, listing, workdir, budget)?;
             let newest_first = order == GlobSort::Newest;
             let mut by_time_then_path = |a: &Entry, b: &Entry| {
-                let by_time = a.mtime.cmp(&b.mtime);
-                let by_time = if newest_first {
-                    by_time.reverse()
-                } else {
-                    by_time
-                };
-                by_time.then_with(|| path(a).cmp(path(b)))
+                let (x, y) = if newest_first { (b, a) } else { (a, b) };
+                x.mtime.cmp(&y.mtime).then_with(|| path(a).cmp(path(b)))
             };
             sort::sort_by(&mut entries, &mut by_time_then_path, budget)?;
         }

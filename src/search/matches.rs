@@ -225,7 +225,7 @@ impl<'w> MatchSink<'w> {
             Ok(Some(Record::Context(record))) => {
                 self.tally(&record.path, size);
                 let preview = preview::preview(&record.lines, None, self.line_cap);
-                let line = shown_line(record.line_number, false, preview);
+                let line = ShownLine::new(record.line_number, false, preview);
                 self.lines_of(&record.path).push(line);
                 Ok(())
             }
@@ -271,8 +271,10 @@ impl<'w> MatchSink<'w> {
         };
         self.tally(&g.path, size);
         let line = match g.kind.as_str() {
-            "match" => shown_line(number, true, self.giant_preview(&g)),
-            "context" => shown_line(number, false, preview::head_preview(&g.head, self.line_cap)),
+            "match" => ShownLine::new(number, true, self.giant_preview(&g)),
+            "context" => {
+                ShownLine::new(number, false, preview::head_preview(&g.head, self.line_cap))
+            }
             _ => return,
         };
         self.lines_of(&g.path).push(line);
@@ -353,6 +355,7 @@ impl<'w> MatchSink<'w> {
     /// once, a matched line over a context line); the binary files that
     /// matched, whose lines are never shown (SPEC §2); the counts, by path.
     pub fn into_matched(self) -> Matched {
+        let lossy = |path: Vec<u8>| String::from_utf8_lossy(&path).into_owned();
         let binary = self.binary;
         let mut files = self.files;
         files.retain(|(path, lines)| !binary.contains(path) && lines.iter().any(|l| l.matched));
@@ -363,7 +366,7 @@ impl<'w> MatchSink<'w> {
                 lines.sort_by_key(|l| (l.number, !l.matched));
                 lines.dedup_by_key(|l| l.number);
                 FileLines {
-                    path: String::from_utf8_lossy(&path).into_owned(),
+                    path: lossy(path),
                     lines,
                     windows: Vec::new(),
                 }
@@ -373,14 +376,11 @@ impl<'w> MatchSink<'w> {
         counts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Matched {
             files,
-            binary_files: binary
-                .into_iter()
-                .map(|p| String::from_utf8_lossy(&p).into_owned())
-                .collect(),
+            binary_files: binary.into_iter().map(lossy).collect(),
             counts: counts
                 .into_iter()
                 .map(|(path, count)| FileCount {
-                    path: String::from_utf8_lossy(&path).into_owned(),
+                    path: lossy(path),
                     count,
                 })
                 .collect(),
@@ -411,7 +411,7 @@ fn matched_lines(
     let last = text.len().saturating_sub(1);
     if !multiline || memchr::memchr(b'\n', &text[..last]).is_none() {
         let preview = preview::preview(text, record.first_match, cap);
-        out.push(shown_line(record.line_number, true, preview));
+        out.push(ShownLine::new(record.line_number, true, preview));
         return Ok(());
     }
     let submatches: Vec<(usize, usize)> = record
@@ -433,22 +433,10 @@ fn matched_lines(
             .checked_add(k as u64)
             .ok_or_else(|| format!("a match record's lines run past line {}", u64::MAX))?;
         let preview = preview::preview(piece, first, cap);
-        out.push(shown_line(number, true, preview));
+        out.push(ShownLine::new(number, true, preview));
         start = end;
     }
     Ok(())
-}
-
-/// The line numbered `number` as shown: its preview.
-fn shown_line(number: u64, matched: bool, preview: Preview) -> ShownLine {
-    ShownLine {
-        number,
-        matched,
-        preview: preview.text,
-        truncated: preview.truncated,
-        definition: None,
-        unparsed: false,
-    }
 }
 
 /// Up to `len` bytes of the file at `path` from `offset`.

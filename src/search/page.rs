@@ -35,7 +35,11 @@ impl Report {
         binary_files: Vec<String>,
         mut hints: Vec<Hint>,
     ) -> Self {
-        let total = total(&items);
+        let total = match &items {
+            Items::Glob(paths) | Items::Files(paths) => paths.len(),
+            Items::Lines(files) => files.iter().map(FileLines::matches).sum(),
+            Items::Counts(files) => files.len(),
+        };
         let Paging { cap, page, context } = paging;
         let size = page.limit.map_or(cap, |limit| limit.min(cap));
         let left = total.saturating_sub(page.offset);
@@ -174,15 +178,6 @@ impl Report {
         let mut report = Self::new(tool, items, paging, Coverage::Complete, vec![], vec![]);
         report.shown = shown;
         report
-    }
-}
-
-/// [`Report::total`] of `items`.
-fn total(items: &Items) -> usize {
-    match items {
-        Items::Glob(paths) | Items::Files(paths) => paths.len(),
-        Items::Lines(files) => files.iter().map(FileLines::matches).sum(),
-        Items::Counts(files) => files.len(),
     }
 }
 

@@ -138,7 +138,6 @@ pub fn directories<'p>(paths: impl Iterator<Item = &'p [u8]>) -> Vec<(String, us
     let mut dirs: HashMap<&[u8], usize> = HashMap::new();
     let mut run: Option<(&[u8], usize)> = None;
     for path in paths {
-        // Given up on (see `watchdog`): nobody will read these places.
         if crate::stop::unwanted() {
             break;
         }
@@ -216,11 +215,9 @@ fn holds(dir: &str, path: &str) -> bool {
     match dir {
         "" => true,
         "/" => path.starts_with('/'),
-        _ => {
-            path.len() >= dir.len()
-                && path.starts_with(dir)
-                && (path.len() == dir.len() || path.as_bytes()[dir.len()] == b'/')
-        }
+        _ => path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
     }
 }
 

@@ -97,21 +97,13 @@ pub fn probe(
             match probe {
                 Probe::Ignored => Some(Hint::ignored(&paths, complete)),
                 Probe::Case => Some(Hint::case(&paths, complete)),
-                Probe::Links => Hint::links(linked(&settings.workdir, paths), complete),
+                Probe::Links => {
+                    let linked = paths
+                        .into_iter()
+                        .filter_map(|p| linked(&settings.workdir, p));
+                    Hint::links(linked.collect(), complete)
+                }
             }
-        })
-        .collect()
-}
-
-/// Of the paths the link probe listed, those reached through a symbolic
-/// link (each is, unless the tree changed between the search and the
-/// probe: a path with no link on the way is not named).
-fn linked(workdir: &Path, paths: Vec<String>) -> Vec<Linked> {
-    paths
-        .into_iter()
-        .filter_map(|path| {
-            let (link, target) = link_on_the_way(workdir, &path)?;
-            Some(Linked { path, link, target })
         })
         .collect()
 }
@@ -141,11 +133,12 @@ fn listed(spec: &Spec<'_>, workdir: &Workdir) -> Option<Listed> {
     (!paths.is_empty()).then_some(Listed { paths, complete })
 }
 
-/// The first component of `path` (displayed: relative to `workdir`, or
-/// absolute) that is a symbolic link, spelled as `path` spells it, and
+/// `path` (displayed: relative to `workdir`, or absolute) with its first
+/// component that is a symbolic link, spelled as `path` spells it, and
 /// what it points to. Windows: rg prints `\`, the display `/`; either
-/// separates here.
-fn link_on_the_way(workdir: &Path, path: &str) -> Option<(String, String)> {
+/// separates here. Every path the link probe lists has one, unless the
+/// tree changed since the search: a path with none is not named.
+fn linked(workdir: &Path, path: String) -> Option<Linked> {
     let bytes = path.as_bytes();
     let ends = bytes
         .iter()
@@ -170,7 +163,8 @@ fn link_on_the_way(workdir: &Path, path: &str) -> Option<(String, String)> {
             } else {
                 target.into_owned()
             };
-            return Some((prefix.to_owned(), target));
+            let link = prefix.to_owned();
+            return Some(Linked { path, link, target });
         }
     }
     None

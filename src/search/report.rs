@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
+use super::preview::Preview;
 use crate::outline::Definition;
 use crate::request::Context;
 use crate::tool::Tool;
@@ -28,6 +29,20 @@ pub struct ShownLine {
     /// file, or what holds it, could not be parsed (cleanly): it shows the
     /// context asked for (SPEC §4).
     pub unparsed: bool,
+}
+
+impl ShownLine {
+    /// The line numbered `number` as shown: its preview.
+    pub fn new(number: u64, matched: bool, preview: Preview) -> Self {
+        Self {
+            number,
+            matched,
+            preview: preview.text,
+            truncated: preview.truncated,
+            definition: None,
+            unparsed: false,
+        }
+    }
 }
 
 /// The lines grep shows of one file, ordered by number, each once.
@@ -61,22 +76,16 @@ impl FileLines {
             return self.windows[i].1.clone();
         }
         let number = self.lines[at].number;
-        let mut from = at;
-        while from > 0 {
-            let line = &self.lines[from - 1];
-            if line.matched || number.saturating_sub(line.number) > context.before as u64 {
-                break;
-            }
-            from -= 1;
-        }
-        let mut to = at + 1;
-        while let Some(line) = self.lines.get(to) {
-            if line.matched || line.number.saturating_sub(number) > context.after as u64 {
-                break;
-            }
-            to += 1;
-        }
-        from..to
+        let before = self.lines[..at]
+            .iter()
+            .rev()
+            .take_while(|l| !l.matched && number.saturating_sub(l.number) <= context.before as u64)
+            .count();
+        let after = self.lines[at + 1..]
+            .iter()
+            .take_while(|l| !l.matched && l.number.saturating_sub(number) <= context.after as u64)
+            .count();
+        at - before..at + 1 + after
     }
 }
 

@@ -110,13 +110,10 @@ pub fn close(given: &str, known: &[FileType]) -> Vec<String> {
 /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
 fn edits(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
+    // `d[i][j]`: edits from `a[..i]` to `b[..j]`; `d[i][0]` is `i`, `d[0][j]`
+    // is `j`, and the rest of each row is filled in below.
+    let mut d: Vec<Vec<usize>> = (0..=a.len()).map(|i| vec![i; b.len() + 1]).collect();
+    d[0] = (0..=b.len()).collect();
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);

@@ -79,8 +79,7 @@ pub fn ask(
         .set_write_timeout(Some(WRITE_LIMIT))
         .and_then(|()| wire::send(&mut stream, &Ask::Grep(Box::new(call))))
         .map_err(lost)?;
-    let planned = read(&mut stream, PLAN_WAIT.min(half))?;
-    match planned {
+    match read(&mut stream, PLAN_WAIT.min(half))? {
         Reply::Planned => {}
         Reply::Scan(why) => return Err(Unanswered::new(why)),
         Reply::Refused(why) => return Err(Unanswered::new(format!("refused: {why}"))),

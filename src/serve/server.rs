@@ -18,7 +18,7 @@ use crate::error::{ErrorCode, Exit, Fault};
 use crate::index::Index;
 use crate::render;
 use crate::request::Request;
-use crate::settings::{IndexMode, Settings};
+use crate::settings::Settings;
 use crate::signals;
 use crate::stop::{self, Stop};
 use crate::watchdog;
@@ -114,8 +114,7 @@ impl Server {
         // The index walks from `./`, as rg does (`index::tree::walk`).
         std::env::set_current_dir(&settings.workdir)
             .map_err(|e| format!("cannot enter {} ({e})", settings.workdir.display()))?;
-        let index =
-            Index::start(settings, IndexMode::Auto, stop, &place.dir.join("empty")).served();
+        let index = Index::start(settings, stop, &place.dir.join("empty"));
         let shared = Arc::new(ServerState {
             index,
             identity: Identity::here(settings.rg.path()),
@@ -184,7 +183,7 @@ impl Server {
     /// Take every connection waiting, each on a thread of its own.
     fn accept(&self) {
         loop {
-            let stream = match self.listener.accept() {
+            let mut stream = match self.listener.accept() {
                 Ok((stream, _)) => stream,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(_) => return,
@@ -195,7 +194,6 @@ impl Server {
             }
             let shared = Arc::clone(&self.shared);
             if shared.active.fetch_add(1, Ordering::SeqCst) >= CALLS_AT_ONCE {
-                let mut stream = stream;
                 let _ = wire::send(&mut stream, &Reply::Refused("busy".to_owned()));
                 shared.active.fetch_sub(1, Ordering::SeqCst);
                 continue;

@@ -68,7 +68,6 @@ impl Word {
     #[cfg(unix)]
     fn shell_bytes(&self) -> Cow<'_, [u8]> {
         match self {
-            #[cfg(unix)]
             Self::Path(path) => {
                 use std::os::unix::ffi::OsStrExt;
                 Cow::Owned(quote_bytes(path.as_bytes()))

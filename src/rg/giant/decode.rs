@@ -34,10 +34,7 @@ pub(super) fn decode_text(raw: &[u8], cut: bool) -> Vec<u8> {
             i += len;
         }
     }
-    let mut quoted = Vec::with_capacity(end + 2);
-    quoted.push(b'"');
-    quoted.extend_from_slice(&raw[..end]);
-    quoted.push(b'"');
+    let quoted = [b"\"".as_slice(), &raw[..end], b"\""].concat();
     serde_json::from_slice::<String>(&quoted).map_or_else(
         |_| {
             String::from_utf8_lossy(&raw[..end])

@@ -42,7 +42,7 @@ use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
-use super::{Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS};
+use super::{Meter, READ_CHUNK, Spec, UNKNOWN_STATUS};
 use crate::rg::ending::RgExit;
 use crate::rg::stderr::Stderr;
 use crate::stop::Kill;
@@ -136,14 +136,10 @@ impl Child {
     }
 
     /// Reap sh (after the last kill) and hand back what the run left.
-    pub(super) fn reap(mut self) -> Reaped {
+    pub(super) fn reap(mut self) -> (RgExit, Stderr) {
         let status = self.sh.wait();
         self.pipes.stderr.close();
-        Reaped {
-            exit: exit_of(&status),
-            stdout_bytes: self.pipes.stdout_bytes,
-            stderr: self.pipes.stderr,
-        }
+        (exit_of(&status), self.pipes.stderr)
     }
 }
 
@@ -194,7 +190,6 @@ impl Group {
 struct Pipes {
     stdout: Option<OwnedFd>,
     stderr_fd: Option<OwnedFd>,
-    stdout_bytes: u64,
     stderr: Stderr,
     /// Linux: the stdout pipe was grown, so small reads may pause (see `read_stdout`).
     grown: bool,
@@ -210,7 +205,6 @@ impl Pipes {
         Ok(Self {
             stdout: Some(stdout),
             stderr_fd: Some(stderr),
-            stdout_bytes: 0,
             stderr: Stderr::default(),
             grown,
             reads: 0,
@@ -224,11 +218,10 @@ impl Pipes {
 
     /// Wait up to `timeout` for either pipe; `true` if one is ready.
     fn wait(&self, timeout: Duration) -> bool {
-        let flags = PollFlags::IN;
         let mut fds: Vec<PollFd<'_>> = [&self.stdout, &self.stderr_fd]
             .into_iter()
             .flatten()
-            .map(|fd| PollFd::new(fd, flags))
+            .map(|fd| PollFd::new(fd, PollFlags::IN))
             .collect();
         let timeout = Timespec {
             tv_sec: timeout.as_secs().try_into().unwrap_or(i64::MAX),
@@ -246,7 +239,6 @@ impl Pipes {
                 return;
             };
             self.reads += 1;
-            self.stdout_bytes += n as u64;
             meter.pass(&self.buf[..n], feed);
             if meter.over() {
                 return;

@@ -55,7 +55,7 @@ use windows_sys::Win32::System::JobObjects::{
 };
 use windows_sys::Win32::System::Threading::{CREATE_NEW_PROCESS_GROUP, CREATE_NO_WINDOW};
 
-use super::{Meter, READ_CHUNK, Reaped, Spec, UNKNOWN_STATUS};
+use super::{Meter, READ_CHUNK, Spec, UNKNOWN_STATUS};
 use crate::rg::ending::RgExit;
 use crate::rg::stderr::Stderr;
 use crate::stop::Kill;
@@ -90,7 +90,6 @@ pub(super) struct Child {
     events: Receiver<PipeEvent>,
     /// Pipes not yet at end of file.
     open: u8,
-    stdout_bytes: u64,
     stderr: Stderr,
 }
 
@@ -126,7 +125,6 @@ impl Child {
             job,
             events,
             open: 2,
-            stdout_bytes: 0,
             stderr: Stderr::default(),
         };
         match readers {
@@ -154,10 +152,7 @@ impl Child {
         feed: &mut impl FnMut(&[u8]),
     ) -> bool {
         match self.events.recv_timeout(wait) {
-            Ok(PipeEvent::Stdout(bytes)) => {
-                self.stdout_bytes += bytes.len() as u64;
-                meter.pass(&bytes, feed);
-            }
+            Ok(PipeEvent::Stdout(bytes)) => meter.pass(&bytes, feed),
             Ok(PipeEvent::Stderr(bytes)) => self.stderr.push(&bytes),
             Ok(PipeEvent::Closed) => self.open = self.open.saturating_sub(1),
             Err(RecvTimeoutError::Timeout) => return false,
@@ -175,10 +170,7 @@ impl Child {
     pub(super) fn kill(&self) {
         match &self.job {
             Some(job) => job.kill(),
-            None => {
-                // `kill` on an rg that has exited is an error to ignore.
-                let _ = terminate(&self.rg);
-            }
+            None => terminate(&self.rg),
         }
     }
 
@@ -191,26 +183,17 @@ impl Child {
             return Box::new(move || job.kill());
         }
         match self.rg.as_handle().try_clone_to_owned() {
-            Ok(rg) => Box::new(move || {
-                let _ = terminate(&rg);
-            }),
+            Ok(rg) => Box::new(move || terminate(&rg)),
             // No handle to be had: the runner's own kill is all there is.
             Err(_) => Box::new(|| {}),
         }
     }
 
-    pub(super) fn reap(mut self) -> Reaped {
-        let exit = match self.rg.wait() {
-            Ok(status) => RgExit::Status(status.code().unwrap_or(UNKNOWN_STATUS)),
-            Err(_) => RgExit::Status(UNKNOWN_STATUS),
-        };
+    pub(super) fn reap(mut self) -> (RgExit, Stderr) {
+        let code = self.rg.wait().ok().and_then(|status| status.code());
         // What the readers still queue is left to them: the run is over.
         self.stderr.close();
-        Reaped {
-            exit,
-            stdout_bytes: self.stdout_bytes,
-            stderr: self.stderr,
-        }
+        (RgExit::Status(code.unwrap_or(UNKNOWN_STATUS)), self.stderr)
     }
 }
 
@@ -221,15 +204,12 @@ pub fn too_long(e: &io::Error) -> bool {
 }
 
 /// `TerminateProcess` by a handle of rg's (std's `kill` needs `&mut`).
-fn terminate(rg: &impl AsRawHandle) -> io::Result<()> {
+/// Its failure is ignored: that is how it meets an rg that has exited.
+fn terminate(rg: &impl AsRawHandle) {
     use windows_sys::Win32::System::Threading::TerminateProcess;
     // SAFETY: the handle is open for as long as `rg` lives.
     #[allow(unsafe_code)]
-    let killed = unsafe { TerminateProcess(rg.as_raw_handle(), KILLED) };
-    if killed == FALSE {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
+    let _ = unsafe { TerminateProcess(rg.as_raw_handle(), KILLED) };
 }
 
 /// Start a thread that reads `pipe` to its end, handing each chunk to
