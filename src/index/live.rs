@@ -49,6 +49,7 @@ const CATCH_UP_SHARE: u32 = 4;
 /// Walks of the whole tree in a row when each finds a repository the
 /// rules read before it did not know (`Sources`).
 const SETTLE: usize = 3;
+/// Why a build or a walk gives up after [`SETTLE`] walks.
 const UNSETTLED: &str = "repositories keep appearing in the tree";
 
 pub struct Live {

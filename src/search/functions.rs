@@ -138,7 +138,8 @@ fn outline_file(
             Holder::Outside => {}
         }
     }
-    // Two runs, each in order and no number in both: merged, not sorted.
+    // Two runs, each in order and no number in both: the stable sort finds
+    // the runs and merges them, in linear time.
     rg_lines.append(&mut context_lines);
     rg_lines.sort_by_key(|l| l.number);
     file.lines = rg_lines;

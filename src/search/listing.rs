@@ -218,7 +218,11 @@ fn order_entries(
             budget.check()?;
         }
         let end = start + piece.len();
-        let kept = !piece.is_empty() && (!skip_vcs || !workdir.in_vcs_dir(piece));
+        let kept = if skip_vcs {
+            shows(piece, workdir)
+        } else {
+            !piece.is_empty()
+        };
         if let (true, Ok(raw_len)) = (kept, u32::try_from(piece.len())) {
             // The displayed form is the raw path or a suffix of it.
             let displayed_len = workdir.display(piece).len().min(piece.len());
